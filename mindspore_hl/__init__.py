@@ -1,0 +1,25 @@
+"""mindspore_hl: MindSpore's Model / Cell / Tensor API on JAX and XLA.
+
+    import mindspore_hl as ms     # instead of: import mindspore as ms
+"""
+import jax as _jax
+
+# MindSpore's default integer dtype is Int64 and users may ask for Float64: JAX needs x64 mode for both.
+_jax.config.update("jax_enable_x64", True)
+
+from . import common  # noqa: E402
+from .common import dtype  # noqa: E402
+from .common.dtype import *  # noqa: E402,F401,F403
+from .common.dtype import dtype_to_nptype, pytype_to_dtype  # noqa: E402
+from .common.tensor import Tensor  # noqa: E402
+from .common.parameter import Parameter, ParameterTuple  # noqa: E402
+from .common.seed import set_seed, get_seed  # noqa: E402
+from .context import (GRAPH_MODE, PYNATIVE_MODE, STRICT, COMPATIBLE, LAX, set_context, get_context,  # noqa: E402
+                      set_device)
+from ._jit import jit, jit_class  # noqa: E402
+from . import ops  # noqa: E402
+from .ops import grad, value_and_grad, vjp, jvp, jacfwd, jacrev, vmap  # noqa: E402
+from . import nn  # noqa: E402
+from . import _compat  # noqa: E402,F401  (registers mindspore-style module paths)
+
+__version__ = "0.1.0"

@@ -1,0 +1,246 @@
+"""One compile mechanism: a function over Tensors and Parameters becomes a cached, pure ``jax.jit`` step.
+
+``pure(state, rng, *arrays) -> (outputs, new_state, new_rng)`` runs the user's function under a
+StatelessScope that maps each state Parameter to its array; the compiled step is cached per input
+signature; after the call the new state is written back into the Parameters. GRAPH_MODE Cells,
+``ms.jit`` functions and the train steps of ``Model`` all go through :class:`CompiledFunction`.
+"""
+import os
+import sys
+import traceback
+
+import jax
+import numpy as np
+
+from .common import _scope, seed
+from .common.tensor import Tensor, wrap
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _is_array(x):
+    return isinstance(x, (Tensor, jax.Array, np.ndarray))
+
+
+def _as_array(x):
+    if isinstance(x, Tensor):
+        return x._value
+    return x
+
+
+def signature(args):
+    """Hashable cache key: (shape, dtype) for arrays, the value itself for static Python arguments."""
+    key = []
+    for a in args:
+        if _is_array(a):
+            v = _as_array(a)
+            key.append((tuple(v.shape), str(v.dtype), getattr(v, "sharding", None) if isinstance(v, jax.Array) else None))
+        elif isinstance(a, (list, tuple)) and a and all(_is_array(x) for x in a):
+            key.append(("seq", type(a).__name__, signature(a)))
+        else:
+            try:
+                hash(a)
+            except TypeError:
+                raise TypeError(f"Compiled functions take Tensors and hashable Python values as arguments; "
+                                f"got an unhashable {type(a).__name__}. Wrap array data in a Tensor.") from None
+            key.append(("static", a))
+    return tuple(key)
+
+
+def split_args(args):
+    """(dynamic arrays, a rebuild function) for a call's positional arguments."""
+    dyn, spec = [], []
+    for a in args:
+        if _is_array(a):
+            spec.append(("a", len(dyn)))
+            dyn.append(_as_array(a))
+        elif isinstance(a, (list, tuple)) and a and all(_is_array(x) for x in a):
+            spec.append(("s", type(a), len(dyn), len(a)))
+            dyn.extend(_as_array(x) for x in a)
+        else:
+            spec.append(("c", a))
+
+    def rebuild(arrays):
+        out = []
+        for s in spec:
+            if s[0] == "a":
+                out.append(wrap(arrays[s[1]]))
+            elif s[0] == "s":
+                out.append(s[1](wrap(arrays[s[2]:s[2] + s[3]])))
+            else:
+                out.append(s[1])
+        return out
+
+    return dyn, rebuild
+
+
+def make_pure(fn, params):
+    """``pure(state, rng, arrays, rebuild) -> (outputs, new_state, new_rng)`` for ``fn`` over ``params``."""
+    params = tuple(params)
+
+    def pure(state, rng, arrays, rebuild):
+        with _scope.StatelessScope(params, state, rng=rng) as scope:
+            out = fn(*rebuild(arrays))
+            new_state = tuple(scope.values[id(p)] for p in params)
+            extra = [p for p, _ in scope.updates() if id(p) not in _ids(params)]
+        if extra:
+            names = ", ".join(getattr(p, "name", "?") for p in extra[:5])
+            raise RuntimeError(f"A compiled function assigned Parameters that are not part of its state ({names}). "
+                               f"Make them attributes of the Cell being run.")
+        return out, new_state, scope.rng
+
+    return pure
+
+
+def _ids(params):
+    return {id(p) for p in params}
+
+
+class _Entry:
+    __slots__ = ("jitted", "params")
+
+    def __init__(self, jitted, params):
+        self.jitted, self.params = jitted, params
+
+
+class CompiledFunction:
+    """Compile ``fn`` once per input signature and run it with the Parameters as threaded state.
+
+    Args:
+        fn: a function of Tensors (a Cell's ``construct`` bound method, or any function).
+        params_fn: returns the Parameters that are the state (a Cell's parameters); when None the state is
+            discovered by tracing ``fn`` once and noting every Parameter it reads or assigns.
+        name: used in error messages.
+        donate: donate the state buffers to the step (they are replaced by the new state right after).
+    """
+
+    def __init__(self, fn, params_fn=None, name=None, donate=True):
+        self.fn = fn
+        self.params_fn = params_fn
+        self.name = name or getattr(fn, "__qualname__", "function")
+        self.donate = donate
+        self._cache = {}
+
+    def _discover(self, args):
+        dyn, rebuild = split_args(args)
+        with _scope.StatelessScope(record_reads=True, rng=seed.global_key()) as scope:
+            jax.eval_shape(lambda arrays: self.fn(*rebuild(arrays)), dyn)
+        found = dict(scope.reads)
+        found.update(scope.assigned)
+        return tuple(found.values())
+
+    def _build(self, args):
+        params = tuple(self.params_fn()) if self.params_fn is not None else self._discover(args)
+        dyn, rebuild = split_args(args)
+        pure = make_pure(self.fn, params)
+
+        def step(state, rng, arrays):
+            return pure(state, rng, arrays, rebuild)  # Tensors in the output are pytrees of arrays
+
+        jitted = jax.jit(step, donate_argnums=(0,) if self.donate else ())
+        return _Entry(jitted, params)
+
+    def __call__(self, *args):
+        key = signature(args)
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._cache[key] = self._build(args)
+        dyn, _ = split_args(args)
+        params = entry.params
+        state = tuple(p._value for p in params)
+        if self.donate and len({id(v) for v in state}) != len(state):
+            state = _unshare(params, state)
+        try:
+            out, new_state, new_rng = entry.jitted(state, seed.global_key(), dyn)
+        except Exception as e:
+            self._cache.pop(key, None)
+            raise _explain(e, self.name) from None
+        for p, v in zip(params, new_state):
+            p._data = v
+        seed.set_global_key(new_rng)
+        return out
+
+    def lower(self, *args):
+        """The ``jax.stages.Lowered`` computation for these arguments (for graphs, HLO text and costs)."""
+        key = signature(args)
+        entry = self._cache.get(key) or self._build(args)
+        dyn, _ = split_args(args)
+        return entry.jitted.lower(tuple(p._value for p in entry.params), seed.global_key(), dyn)
+
+
+def _unshare(params, state):
+    """Copy buffers shared by several Parameters (tied weights), since one buffer cannot be donated twice."""
+    seen, out = set(), []
+    for p, v in zip(params, state):
+        if id(v) in seen:
+            v = p._data = jax.numpy.array(v, copy=True)
+        seen.add(id(v))
+        out.append(v)
+    return tuple(out)
+
+
+def _user_frame(tb):
+    """The innermost traceback frame that is user code (not mindspore_hl, not jax)."""
+    frames = traceback.extract_tb(tb)
+    for fr in reversed(frames):
+        f = os.path.abspath(fr.filename)
+        if not f.startswith(_PKG_DIR) and "/jax/" not in f and "/jaxlib/" not in f and "site-packages" not in f:
+            return fr
+    return frames[-1] if frames else None
+
+
+def _explain(e, name):
+    """Turn tracing errors about Python control flow on tensor values into a message naming the line."""
+    tracer_errors = (jax.errors.TracerBoolConversionError, jax.errors.ConcretizationTypeError,
+                     jax.errors.TracerIntegerConversionError)
+    is_bool = isinstance(e, tracer_errors) or (isinstance(e, TypeError) and "truth value" in str(e))
+    if not is_bool:
+        return e
+    fr = _user_frame(e.__traceback__)
+    where = f'File "{fr.filename}", line {fr.lineno}, in {fr.name}:\n    {fr.line}\n' if fr else ""
+    return TypeError(
+        f"GRAPH_MODE could not compile '{name}': Python control flow depends on a Tensor's value, which is "
+        f"unknown while compiling.\n{where}"
+        f"Fix: use ops.select / ops.where for elementwise choices or mindspore_hl.ops.cond / "
+        f"ops.while_loop for branches and loops, or run it in PYNATIVE_MODE "
+        f"(ms.set_context(mode=ms.PYNATIVE_MODE)).")
+
+
+def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False, backend="", **options):
+    """Compile a function (or a Cell method) with XLA; Parameters it reads become threaded state.
+
+    Example:
+        >>> @ms.jit
+        ... def step(x): return net(x)
+    """
+    def decorate(fn):
+        compiled = {}
+
+        def wrapper(*args):
+            from .nn.cell import Cell
+            if _scope.current() is not None:  # already inside a compiled step: just trace through
+                return fn(*args)
+            if args and isinstance(args[0], Cell):  # @jit on a Cell method: compile per instance
+                cell = args[0]
+                cf = compiled.get(id(cell))
+                if cf is None:
+                    cf = compiled[id(cell)] = CompiledFunction(
+                        lambda *a: fn(cell, *a), lambda: cell.get_parameters(expand=True),
+                        name=f"{type(cell).__name__}.{fn.__name__}")
+                return cf(*args[1:])
+            cf = compiled.get(None)
+            if cf is None:
+                cf = compiled[None] = CompiledFunction(fn, None, name=getattr(fn, "__qualname__", "function"))
+            return cf(*args)
+
+        wrapper.__wrapped__ = fn
+        wrapper.__name__ = getattr(fn, "__name__", "jit_function")
+        wrapper._ms_jit = True
+        return wrapper
+
+    return decorate(function) if function is not None else decorate
+
+
+def jit_class(cls):
+    """Accepted for compatibility: objects of ``cls`` may be used inside compiled functions."""
+    return cls

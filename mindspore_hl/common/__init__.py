@@ -1,0 +1,9 @@
+"""Low level: Tensor, Parameter, dtypes, initializers and the global seed (``mindspore.common``)."""
+from . import dtype
+from .dtype import *  # noqa: F401,F403  (ms.float32 & co)
+from .tensor import Tensor
+from .parameter import Parameter, ParameterTuple
+from .seed import set_seed, get_seed
+from . import initializer
+
+__all__ = ["dtype", "Tensor", "Parameter", "ParameterTuple", "set_seed", "get_seed", "initializer"] + dtype.__all__

@@ -1,0 +1,100 @@
+"""MindSpore data types (``ms.float32`` & co) and their mapping to NumPy / JAX dtypes."""
+import numpy as np
+import ml_dtypes
+
+__all__ = [
+    "Type", "float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64",
+    "uint8", "uint16", "uint32", "uint64", "bool_", "complex64", "complex128", "string",
+    "half", "single", "double", "float_", "int_", "uint", "number",
+    "dtype_to_nptype", "pytype_to_dtype", "from_numpy", "to_ms_dtype",
+]
+
+
+class Type:
+    """A MindSpore dtype: ``str`` is ``Float32``, ``repr`` is ``mindspore.float32``."""
+
+    __slots__ = ("_name", "_attr", "_np")
+
+    def __init__(self, name, attr, np_dtype):
+        self._name, self._attr, self._np = name, attr, np_dtype
+
+    def __str__(self):
+        return self._name
+
+    def __repr__(self):
+        return f"mindspore.{self._attr}"
+
+    def __eq__(self, other):
+        if isinstance(other, Type):
+            return self._name == other._name
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self._name)
+
+    @property
+    def is_floating(self):
+        return self._np is not None and np.issubdtype(self._np, np.floating) or self._name == "BFloat16"
+
+    def to_numpy(self):
+        return self._np
+
+
+float16 = Type("Float16", "float16", np.dtype(np.float16))
+float32 = Type("Float32", "float32", np.dtype(np.float32))
+float64 = Type("Float64", "float64", np.dtype(np.float64))
+bfloat16 = Type("BFloat16", "bfloat16", np.dtype(ml_dtypes.bfloat16))
+int8 = Type("Int8", "int8", np.dtype(np.int8))
+int16 = Type("Int16", "int16", np.dtype(np.int16))
+int32 = Type("Int32", "int32", np.dtype(np.int32))
+int64 = Type("Int64", "int64", np.dtype(np.int64))
+uint8 = Type("UInt8", "uint8", np.dtype(np.uint8))
+uint16 = Type("UInt16", "uint16", np.dtype(np.uint16))
+uint32 = Type("UInt32", "uint32", np.dtype(np.uint32))
+uint64 = Type("UInt64", "uint64", np.dtype(np.uint64))
+bool_ = Type("Bool", "bool_", np.dtype(np.bool_))
+complex64 = Type("Complex64", "complex64", np.dtype(np.complex64))
+complex128 = Type("Complex128", "complex128", np.dtype(np.complex128))
+string = Type("String", "string", None)
+number = Type("Number", "number", None)
+half, single, double, float_ = float16, float32, float64, float32
+int_, uint = int64, uint64
+
+_ALL = [float16, float32, float64, bfloat16, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+        bool_, complex64, complex128]
+_FROM_NP = {t._np: t for t in _ALL}
+
+
+def from_numpy(np_dtype):
+    """Return the MindSpore dtype for a NumPy / JAX dtype."""
+    try:
+        return _FROM_NP[np.dtype(np_dtype)]
+    except (KeyError, TypeError):
+        raise TypeError(f"NumPy dtype {np_dtype!r} has no MindSpore equivalent") from None
+
+
+def dtype_to_nptype(type_):
+    """Return the NumPy dtype of a MindSpore dtype (``ms.float32`` -> ``np.float32``)."""
+    return to_ms_dtype(type_)._np.type
+
+
+def to_ms_dtype(dtype):
+    """Accept a MindSpore dtype, NumPy dtype, Python type or name and return the MindSpore dtype."""
+    if isinstance(dtype, Type):
+        return dtype
+    if dtype is float:
+        return float32
+    if dtype is int:
+        return int64
+    if dtype is bool:
+        return bool_
+    if isinstance(dtype, str):
+        for t in _ALL:
+            if dtype in (t._name, t._attr, t._attr.rstrip("_")):
+                return t
+    return from_numpy(dtype)
+
+
+def pytype_to_dtype(obj):
+    """Map a Python type (``int``, ``float``, ``bool``) or NumPy dtype to a MindSpore dtype."""
+    return to_ms_dtype(obj)

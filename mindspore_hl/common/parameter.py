@@ -1,0 +1,121 @@
+"""``Parameter`` (a named, trainable Tensor whose value a stateless scope can swap) and ``ParameterTuple``."""
+import numpy as np
+import jax
+import jax.numpy as jnp
+
+from . import _scope
+from .tensor import Tensor, to_array
+
+__all__ = ["Parameter", "ParameterTuple"]
+
+
+class Parameter(Tensor):
+    """A Tensor that belongs to a Cell: it has a name, may require grad, and is state of the pure function.
+
+    Args:
+        default_input: Tensor, NumPy array, number, or an initialised ``initializer(...)`` Tensor.
+        name: the name; a Cell renames it to its dotted attribute path (``conv1.weight``).
+        requires_grad: whether optimizers update it (``False`` for BatchNorm moving statistics).
+    """
+
+    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
+                 parallel_optimizer=True, storage_format="", device=None):
+        if isinstance(default_input, Tensor):
+            default_input = default_input.init_data()
+            # Own the buffer: compiled steps donate Parameter buffers, which must not be shared.
+            default_input = jnp.array(default_input._value, copy=True)
+        Tensor.__init__(self, default_input)
+        self.name = name if name is not None else "Parameter"
+        self._has_user_name = name is not None
+        self.requires_grad = bool(requires_grad)
+        self.layerwise_parallel = layerwise_parallel
+        self.parallel_optimizer = parallel_optimizer
+        self.sharding = None  # set by Cell.shard / parallel layouts
+
+    @property
+    def _value(self):
+        if _scope._stack:
+            v = _scope._stack[-1].lookup(self)
+            if v is not None:
+                return v
+        return self._data
+
+    def _set_value(self, value):
+        scope = _scope.current()
+        if scope is not None:
+            scope.assign(self, value)
+        else:
+            self._data = value
+
+    @property
+    def data(self):
+        return self
+
+    def set_data(self, data, slice_shape=False):
+        """Replace the value (cast to this Parameter's dtype); inside a compiled step it records an update."""
+        arr = to_array(data)
+        if not slice_shape and tuple(arr.shape) != tuple(self.shape) and self._data is not None:
+            if arr.size != self.size or arr.ndim:
+                raise ValueError(f"Parameter '{self.name}'.set_data: shape {tuple(arr.shape)} does not match the "
+                                 f"parameter's shape {tuple(self.shape)}.")
+            arr = jnp.reshape(arr, self.shape)
+        if self._data is not None and arr.dtype != self._value.dtype:
+            arr = arr.astype(self._value.dtype)
+        self._set_value(arr)
+        return self
+
+    def assign_value(self, value):
+        return self.set_data(value)
+
+    def clone(self, init="same"):
+        """A copy with the same name, value and flags (``init='same'``) or re-initialised values."""
+        if init == "same":
+            data = Tensor(np.array(self.asnumpy()))
+        else:
+            from .initializer import initializer
+            data = initializer(init, self.shape, self.dtype)
+        return Parameter(data, self.name, self.requires_grad)
+
+    def __repr__(self):
+        return (f"Parameter (name={self.name}, shape={tuple(self.shape)}, dtype={self.dtype}, "
+                f"requires_grad={self.requires_grad})")
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (_rebuild, (self.asnumpy(), self.name, self.requires_grad))
+
+
+def _rebuild(array, name, requires_grad):
+    return Parameter(Tensor(array), name, requires_grad)
+
+
+class ParameterTuple(tuple):
+    """A tuple of Parameters (what ``optimizer.parameters`` and ``GradOperation(get_by_list=True)`` take)."""
+
+    def __new__(cls, iterable):
+        items = tuple(iterable)
+        for p in items:
+            if not isinstance(p, Parameter):
+                raise TypeError(f"ParameterTuple: every element must be a Parameter, but got {type(p).__name__}.")
+        return super().__new__(cls, items)
+
+    def clone(self, prefix, init="same"):
+        out = []
+        for p in self:
+            c = p.clone(init)
+            c.name = f"{prefix}.{p.name}"
+            out.append(c)
+        return ParameterTuple(out)
+
+
+def _flatten(p):
+    return (p._value,), None
+
+
+def _unflatten_as_tensor(_, children):
+    from .tensor import _unflatten
+    return _unflatten(None, children)
+
+
+jax.tree_util.register_pytree_node(Parameter, _flatten, _unflatten_as_tensor)

@@ -1,0 +1,229 @@
+"""``nn.Cell``: MindSpore's stateful module, run eagerly (PYNATIVE) or as one compiled pure function (GRAPH)."""
+from collections import OrderedDict
+
+import jax
+import jax.numpy as jnp
+
+from .. import context
+from .._jit import CompiledFunction
+from ..common import _scope
+from ..common import dtype as mstype
+from ..common.parameter import Parameter
+from ..common.tensor import Tensor, wrap
+
+__all__ = ["Cell"]
+
+
+class Cell:
+    """Base class of all networks: define ``construct``; parameters are named by attribute path.
+
+    In GRAPH_MODE a top-level call compiles the whole ``construct`` (with every Parameter as threaded
+    state) once per input signature and training flag; in PYNATIVE_MODE it runs eagerly. Nested Cells
+    called inside a compiled step are traced through.
+
+    Example:
+        >>> class Net(nn.Cell):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.fc = nn.Dense(4, 2)
+        ...     def construct(self, x):
+        ...         return self.fc(x)
+    """
+
+    def __init__(self, auto_prefix=True, flags=None):
+        d = self.__dict__
+        d["_params"] = OrderedDict()
+        d["_cells"] = OrderedDict()
+        d["_auto_prefix"] = auto_prefix
+        d["training"] = False
+        d["_compute_dtype"] = None
+        d["_compiled"] = None
+        d["_flags"] = dict(flags or {})
+        d["_bprop_cell"] = type(self).bprop is not Cell.bprop
+
+    # ---- attribute registry -------------------------------------------------------------------
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        if "_params" not in d:
+            raise RuntimeError(f"{type(self).__name__}: call super().__init__() before assigning attributes.")
+        if isinstance(value, Parameter):
+            if not value._has_user_name:
+                value.name = name
+                value._has_user_name = True
+            d["_cells"].pop(name, None)
+            d["_params"][name] = value
+        elif isinstance(value, Cell):
+            if d["_auto_prefix"]:
+                value._add_prefix(name)
+            d["_params"].pop(name, None)
+            d["_cells"][name] = value
+        elif value is None and (name in d["_params"] or name in d["_cells"]):
+            d["_params"].pop(name, None)
+            d["_cells"].pop(name, None)
+        d[name] = value
+
+    def __delattr__(self, name):
+        self._params.pop(name, None)
+        self._cells.pop(name, None)
+        del self.__dict__[name]
+
+    def _add_prefix(self, prefix):
+        for p in self.get_parameters():
+            p.name = f"{prefix}.{p.name}"
+
+    def update_parameters_name(self, prefix="", recurse=True):
+        """Prefix every parameter name with ``prefix`` (MindSpore API)."""
+        for p in self.get_parameters(expand=recurse):
+            p.name = prefix + p.name
+
+    def insert_child_to_cell(self, child_name, child_cell):
+        """Add ``child_cell`` under ``child_name`` (parameter names gain the prefix)."""
+        if not isinstance(child_name, str) or "." in child_name:
+            raise KeyError(f"insert_child_to_cell: child name must be a str without '.', got {child_name!r}.")
+        if child_cell is not None and not isinstance(child_cell, Cell):
+            raise TypeError(f"insert_child_to_cell: child must be a Cell, got {type(child_cell).__name__}.")
+        setattr(self, child_name, child_cell)
+
+    def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
+        setattr(self, param_name, param)
+
+    # ---- traversal ----------------------------------------------------------------------------
+    def cells_and_names(self, cells=None, name_prefix=""):
+        """Yield ``(dotted_name, cell)`` for this Cell ('' or ``name_prefix``) and all sub-cells, pre-order."""
+        seen = set() if cells is None else cells
+        if id(self) in seen:
+            return
+        seen.add(id(self))
+        yield name_prefix, self
+        for name, cell in self._cells.items():
+            if cell is not None:
+                yield from cell.cells_and_names(seen, f"{name_prefix}.{name}" if name_prefix else name)
+
+    def cells(self):
+        return [c for c in self._cells.values() if c is not None]
+
+    def name_cells(self):
+        """OrderedDict of the direct sub-cells."""
+        return OrderedDict((n, c) for n, c in self._cells.items() if c is not None)
+
+    def get_parameters(self, expand=True):
+        """Yield every Parameter once, in MindSpore's order (own first, then sub-cells in attribute order)."""
+        seen = set()
+        cells = self.cells_and_names() if expand else [("", self)]
+        for _, cell in cells:
+            for p in cell._params.values():
+                if p is not None and id(p) not in seen:
+                    seen.add(id(p))
+                    yield p
+
+    def parameters_and_names(self, name_prefix="", expand=True):
+        for p in self.get_parameters(expand):
+            yield (f"{name_prefix}.{p.name}" if name_prefix else p.name), p
+
+    def parameters_dict(self, recurse=True):
+        return OrderedDict(self.parameters_and_names(expand=recurse))
+
+    def trainable_params(self, recurse=True):
+        return [p for p in self.get_parameters(recurse) if p.requires_grad]
+
+    def untrainable_params(self, recurse=True):
+        return [p for p in self.get_parameters(recurse) if not p.requires_grad]
+
+    # ---- modes --------------------------------------------------------------------------------
+    def set_train(self, mode=True):
+        """Set training mode on this Cell and all sub-cells; returns self."""
+        for _, cell in self.cells_and_names():
+            cell.__dict__["training"] = bool(mode)
+        return self
+
+    def set_grad(self, requires_grad=True):
+        self.__dict__["requires_grad"] = requires_grad
+        return self
+
+    @property
+    def phase(self):
+        return "train" if self.training else "predict"
+
+    def to_float(self, dst_type):
+        """Run this Cell (and sub-cells) in ``dst_type``: floating inputs are cast on entry."""
+        dst = mstype.to_ms_dtype(dst_type)
+        for _, cell in self.cells_and_names():
+            cell.__dict__["_compute_dtype"] = dst
+        return self
+
+    def set_jit(self, enabled=True):
+        self.__dict__["_jit_disabled"] = not enabled
+        return self
+
+    # ---- calling ------------------------------------------------------------------------------
+    def construct(self, *inputs, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} must define construct().")
+
+    def bprop(self, *args):
+        """Override ``bprop(self, *inputs, out, dout)`` to give this Cell a custom backward pass."""
+        raise NotImplementedError
+
+    def __call__(self, *args, **kwargs):
+        if self._compute_dtype is not None:
+            args = _cast_inputs(args, self._compute_dtype)
+        if (_scope._stack or kwargs or context._ctx["mode"] != context.GRAPH_MODE
+                or self.__dict__.get("_jit_disabled")):
+            return self._run(*args, **kwargs)
+        cf = self._compiled
+        if cf is None:
+            cf = CompiledFunction(lambda training, *a: self._run(*a), lambda: self.get_parameters(),
+                                  name=type(self).__name__)
+            self.__dict__["_compiled"] = cf
+        return cf(self.training, *args)
+
+    def _run(self, *args, **kwargs):
+        if self._bprop_cell:
+            from ._bprop import call_with_bprop
+            return call_with_bprop(self, args)
+        return self.construct(*args, **kwargs)
+
+    def compile(self, *args):
+        """Compile for these inputs without running (GRAPH_MODE)."""
+        return self.lower(*args)
+
+    def lower(self, *args):
+        """The lowered XLA computation of this Cell for ``args`` (``.as_text()``, ``.compile()``)."""
+        cf = CompiledFunction(lambda training, *a: self._run(*a), lambda: self.get_parameters(),
+                              name=type(self).__name__, donate=False)
+        return cf.lower(self.training, *args)
+
+    # ---- printing -----------------------------------------------------------------------------
+    def extend_repr(self):
+        """Override to describe the Cell's arguments in its repr."""
+        return ""
+
+    def __repr__(self):
+        extra = self.extend_repr()
+        children = [(n, c) for n, c in self._cells.items() if c is not None]
+        if not children:
+            return f"{type(self).__name__}({extra})"
+        lines = [f"{type(self).__name__}("]
+        if extra:
+            lines.append("  " + extra)
+        for name, cell in children:
+            sub = repr(cell).replace("\n", "\n  ")
+            lines.append(f"  ({name}): {sub}")
+        lines.append(")")
+        return "\n".join(lines)
+
+    @property
+    def cls_name(self):
+        return type(self).__name__
+
+    def __getstate__(self):
+        raise TypeError("Cells are not picklable; save parameters with mindspore_hl.save_checkpoint.")
+
+
+def _cast_inputs(args, dst):
+    np_dt = dst.to_numpy()
+    out = []
+    for a in args:
+        if isinstance(a, Tensor) and jnp.issubdtype(a._value.dtype, jnp.floating) and a._value.dtype != np_dt:
+            a = wrap(a._value.astype(np_dt))
+        out.append(a)
+    return tuple(out)
