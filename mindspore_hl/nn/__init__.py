@@ -1,4 +1,12 @@
 """``mindspore_hl.nn``: Cell, layers, losses, optimizers, learning-rate schedules and training wrappers."""
 from .cell import Cell
+from .layer import *  # noqa: F401,F403
+from .layer import __all__ as _layer_all
+from .loss import *  # noqa: F401,F403
+from .loss import __all__ as _loss_all
+from .optim import *  # noqa: F401,F403
+from .optim import __all__ as _optim_all
+from .wrap import *  # noqa: F401,F403
+from .wrap import __all__ as _wrap_all
 
-__all__ = ["Cell"]
+__all__ = ["Cell"] + _layer_all + _loss_all + _optim_all + _wrap_all

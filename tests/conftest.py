@@ -1,0 +1,43 @@
+"""Shared test setup: 8 virtual CPU devices (set before JAX is imported) and a clean context per test."""
+import os
+import pathlib
+
+os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
+
+import pytest  # noqa: E402
+
+import mindspore_hl as ms  # noqa: E402
+
+SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared"
+FIXTURES = SHARED / "fixtures"
+DATASETS = SHARED / "datasets"
+
+
+@pytest.fixture(autouse=True)
+def _reset_context():
+    """Every test starts in PYNATIVE_MODE with seed 0, and leaves the global state as it found it."""
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    ms.set_seed(0)
+    yield
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@pytest.fixture(params=[ms.GRAPH_MODE, ms.PYNATIVE_MODE], ids=["graph", "pynative"])
+def mode(request):
+    """Run a test in both execution modes."""
+    ms.set_context(mode=request.param)
+    return request.param
+
+
+@pytest.fixture
+def fixtures_dir():
+    if not FIXTURES.exists():
+        pytest.skip(f"real-MindSpore fixtures not found at {FIXTURES}")
+    return FIXTURES
+
+
+@pytest.fixture
+def datasets_dir():
+    if not DATASETS.exists():
+        pytest.skip(f"datasets not found at {DATASETS}")
+    return DATASETS
