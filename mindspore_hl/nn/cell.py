@@ -8,7 +8,7 @@ from .. import context
 from .._jit import CompiledFunction
 from ..common import _scope
 from ..common import dtype as mstype
-from ..common.parameter import Parameter
+from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor, wrap
 
 __all__ = ["Cell"]
@@ -52,7 +52,14 @@ class Cell:
                 value._has_user_name = True
             d["_cells"].pop(name, None)
             d["_params"][name] = value
+        elif isinstance(value, ParameterTuple):
+            # Members are registered (in order) but keep their own names, as in MindSpore's optimizers.
+            for key in [k for k in d["_params"] if k.startswith(name + ".")]:
+                del d["_params"][key]
+            for i, p in enumerate(value):
+                d["_params"][f"{name}.{i}"] = p
         elif isinstance(value, Cell):
+            value.__dict__.setdefault("_scope_name", name)
             if d["_auto_prefix"]:
                 value._add_prefix(name)
             d["_params"].pop(name, None)
@@ -177,6 +184,13 @@ class Cell:
         return cf(self.training, *args)
 
     def _run(self, *args, **kwargs):
+        if _scope._stack:
+            # While tracing, name the ops after the Cell's attribute path (graphs, profiles, HLO).
+            with jax.named_scope(self.__dict__.get("_scope_name") or type(self).__name__):
+                return self._construct(args, kwargs)
+        return self._construct(args, kwargs)
+
+    def _construct(self, args, kwargs):
         if self._bprop_cell:
             from ._bprop import call_with_bprop
             return call_with_bprop(self, args)

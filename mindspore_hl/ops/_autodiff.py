@@ -49,9 +49,11 @@ def _is_float(x):
     return jnp.issubdtype(jnp.result_type(x), jnp.inexact)
 
 
-def differentiate(fn, args, positions, weights, has_aux=False, sens=None):
+def differentiate(fn, args, positions, weights, has_aux=False, sens=None, sens_scale=None):
     """Core: run ``fn(*args)`` and pull back a cotangent to the chosen positional inputs and weights.
 
+    ``sens`` is a full cotangent (one value per output); ``sens_scale`` a scalar that scales the default
+    ones cotangent (loss scaling: applied before the backward pass, so small float16 gradients survive).
     Returns ``(output, pos_grads_list, weight_grads_list)``. Parameters assigned inside ``fn`` (BatchNorm
     statistics) are written to the enclosing scope or to the Parameters afterwards.
     """
@@ -84,6 +86,9 @@ def differentiate(fn, args, positions, weights, has_aux=False, sens=None):
     else:
         cot_leaves = [jnp.ones_like(l) if _is_float(l) else np.zeros(np.shape(l), jax.dtypes.float0)
                       for l in _leaves(diff_out)]
+        if sens_scale is not None:
+            s = to_array(sens_scale)
+            cot_leaves = [c * s.astype(c.dtype) if _is_float(c) else c for c in cot_leaves]
     full_cot = _cotangent(out, diff_out if has_aux else None, cot_leaves, has_aux)
     upd_cot = [jnp.zeros_like(v) if _is_float(v) else np.zeros(np.shape(v), jax.dtypes.float0) for v in upd_vals]
     g_pos, g_w = pullback((full_cot, upd_cot))

@@ -257,12 +257,12 @@ def _records(r, end):
 
 def _convert(r, group):
     """Consecutive records of one tag -> NumPy array, str, or bytes (``random_op``)."""
-    last = group[-1]
-    tag, tensor_type, dims = last["tag"], last["type"], last["dims"]
-    if last["kind"] == "maptensor":
+    if any(rec["kind"] == "maptensor" for rec in group):
         r.fail("is a MapTensor (MapParameter) record, which mindspore_hl does not support.")
+    last = group[-1]
+    tensor_type, dims = last["type"], last["dims"]
     for rec in group[:-1]:
-        if rec["kind"] != "tensor" or rec["type"] != tensor_type:
+        if rec["type"] != tensor_type:
             r.fail(f"split tensor slices disagree on tensor_type ({rec['type']!r} vs {tensor_type!r}).")
     content = last["content"] if len(group) == 1 else b"".join(rec["content"] for rec in group)
     if tensor_type == _STR:
@@ -287,9 +287,12 @@ def _convert(r, group):
     if count * np_dtype.itemsize != len(content):
         r.fail(f"tensor_content has {len(content)} bytes, but dims {dims} of {tensor_type} need "
                f"{count * np_dtype.itemsize}.")
-    if tensor_type == "Bool":  # any non-zero byte is True; keeps NumPy bools canonical
-        return np.frombuffer(content, np.uint8).reshape(dims) != 0
-    return np.frombuffer(content, np_dtype).reshape(dims)
+    try:
+        if tensor_type == "Bool":  # any non-zero byte is True; keeps NumPy bools canonical
+            return np.frombuffer(content, np.uint8).reshape(dims) != 0
+        return np.frombuffer(content, np_dtype).reshape(dims)
+    except (ValueError, OverflowError) as e:  # e.g. an empty tensor whose other dims overflow NumPy's index
+        r.fail(f"dims {dims} of {tensor_type} cannot form an array ({e}).")
 
 
 def parse(data, source="<bytes>", crc_check=False):

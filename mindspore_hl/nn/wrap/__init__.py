@@ -1,2 +1,7 @@
-"""nn/wrap."""
-__all__ = []
+"""Training wrappers: loss cells, one-step train cells (also with loss scaling), eval cells."""
+from ._cells import WithLossCell, WithEvalCell, WithGradCell, TrainOneStepCell
+from ._loss_scale import (TrainOneStepWithLossScaleCell, DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
+                          all_finite)
+
+__all__ = ["WithLossCell", "WithEvalCell", "WithGradCell", "TrainOneStepCell", "TrainOneStepWithLossScaleCell",
+           "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell"]

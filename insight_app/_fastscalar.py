@@ -1,0 +1,106 @@
+"""Vectorised decode of single-scalar events, the bulk of every training log.
+
+A tensorboardX ``add_scalar`` event (and a MindSpore event holding one scalar) serialises as::
+
+    09 <f64 wall_time> [10 <varint step>] 2a <len> 0a <len> 0a <len> <tag> 15|1d <f32 value>
+
+All records are parsed at once with numpy gathers; a record that deviates in any byte (other fields,
+several values, metadata, a different field order) is left to the full protobuf decoder.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from ._framing import read_fixed
+
+# Summary.Value scalar field key: TensorBoard simple_value = 2 (fixed32), MindSpore scalar_value = 3.
+VALUE_KEY = {"tb": 0x15, "ms": 0x1D}
+
+
+def _varint(a: np.ndarray, p: np.ndarray):
+    """Decode a varint at each offset ``p``; returns (uint64 values, offsets after, ok)."""
+    last = a.size - 1
+    val = np.zeros(p.size, np.uint64)
+    after = p.copy()
+    done = np.zeros(p.size, bool)
+    for j in range(10):
+        b = a[np.minimum(p + j, last)].astype(np.uint64)
+        active = ~done
+        val |= np.where(active, (b & np.uint64(0x7F)) << np.uint64(7 * j), np.uint64(0))
+        ended = active & (b < 0x80)
+        after = np.where(ended, p + j + 1, after)
+        done |= ended
+        if done.all():
+            break
+    return val, after, done
+
+
+def decode_scalars(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray, fmt: str):
+    """Parse the records that are exactly one scalar event.
+
+    Args:
+        a: the file bytes as a uint8 array.
+        starts, lengths: data offset and length of each record (int64).
+        fmt: "tb" or "ms" (which field number holds the scalar).
+    Returns:
+        (ok mask, wall_time f64, step i64, value f64, tag index i64, tag list); the arrays hold the
+        ok records only, in record order.
+    """
+    n = starts.size
+    empty = (np.zeros(n, bool), np.zeros(0), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64), [])
+    if n == 0 or a.size < 16:
+        return empty
+    last = a.size - 1
+    end = starts + lengths
+    ok = (lengths >= 16) & (a[np.minimum(starts, last)] == 0x09)
+    p = starts + 9
+    has_step = a[np.minimum(p, last)] == 0x10
+    step, after, vok = _varint(a, p + 1)
+    ok &= ~has_step | vok
+    p = np.where(has_step, after, p)
+    step = np.where(has_step, step, np.uint64(0))
+    # summary (field 5), its one Value (field 1), the Value's tag (field 1): each length must end the record.
+    for key, must_end in ((0x2A, True), (0x0A, True), (0x0A, False)):
+        ok &= a[np.minimum(p, last)] == key
+        ln, p, vok = _varint(a, p + 1)
+        ok &= vok & (ln <= np.uint64(1 << 31))
+        ln = ln.astype(np.int64)
+        if must_end:
+            ok &= p + ln == end
+        else:
+            tag_start, tag_len = p, ln
+            p = p + ln
+    ok &= (p + 5 == end) & (a[np.minimum(p, last)] == VALUE_KEY[fmt])
+    idx = np.flatnonzero(ok)
+    if idx.size == 0:
+        return empty
+    wall = read_fixed(a, starts[idx] + 1, "<f8").astype(np.float64)
+    value = read_fixed(a, p[idx] + 1, "<f4").astype(np.float64)
+    step = step[idx].view(np.int64)
+    tag_ids, tags = _group_tags(a, tag_start[idx], tag_len[idx])
+    return ok, wall, step, value, tag_ids, tags
+
+
+def _group_tags(a: np.ndarray, start: np.ndarray, length: np.ndarray):
+    """Map each (start, length) byte string to an index into a list of distinct decoded tags."""
+    ids = np.zeros(start.size, np.int64)
+    tags: list[str] = []
+    for ln in np.unique(length).tolist():
+        rows_idx = np.flatnonzero(length == ln)
+        if ln == 0:
+            tags.append("")
+            ids[rows_idx] = len(tags) - 1
+            continue
+        block = sliding_window_view(a, ln)[start[rows_idx]]
+        first = block[0]
+        if (block == first).all():  # the common case: one tag of this length
+            tags.append(first.tobytes().decode("utf-8", "replace"))
+            ids[rows_idx] = len(tags) - 1
+            continue
+        uniq, inv = np.unique(np.ascontiguousarray(block).view(f"V{ln}").ravel(), return_inverse=True)
+        base = len(tags)
+        tags.extend(bytes(u).decode("utf-8", "replace") for u in uniq)
+        ids[rows_idx] = base + inv.ravel()
+    return ids, tags

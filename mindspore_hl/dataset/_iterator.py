@@ -1,0 +1,150 @@
+"""Iterators: a producer thread runs the pipeline and hands finished blocks to the training thread through a
+bounded queue; the iterator cuts blocks into rows (views, no copies) and wraps them as Tensors if asked."""
+import queue
+import threading
+import weakref
+
+import numpy as np
+
+from . import config
+from ._block import nrows
+from ._context import Context
+
+__all__ = ["TupleIterator", "DictIterator"]
+
+_EPOCH_END = object()
+_DONE = object()
+
+
+class _Failure:
+    def __init__(self, exc):
+        self.exc = exc
+
+
+def default_block_rows(node):
+    return 256
+
+
+class _Execution:
+    """One run of a pipeline over ``num_epochs`` epochs (-1: unbounded) on a daemon producer thread."""
+
+    def __init__(self, root, num_epochs):
+        self.ctx = Context(root)
+        self.queue = queue.Queue(maxsize=config.get_prefetch_size())
+        self.root, self.num_epochs = root, num_epochs
+        self.thread = threading.Thread(target=self._produce, name="mindspore_hl-dataset-pipeline", daemon=True)
+        self.thread.start()
+
+    def _put(self, item):
+        while not self.ctx.stop.is_set():
+            try:
+                self.queue.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _produce(self):
+        try:
+            epoch = 0
+            while self.num_epochs < 0 or epoch < self.num_epochs:
+                for block in self.root._blocks(self.ctx, (epoch,), self.root._preferred_rows()):
+                    if nrows(block) and not self._put(block):
+                        return
+                if not self._put(_EPOCH_END):
+                    return
+                epoch += 1
+            self._put(_DONE)
+        except BaseException as e:  # noqa: BLE001 - every failure must reach the consumer, never hang it
+            self._put(_Failure(e))
+        finally:
+            self.ctx.close()
+
+    def get(self):
+        while True:
+            try:
+                return self.queue.get(timeout=0.1)
+            except queue.Empty:
+                if not self.thread.is_alive() and self.queue.empty():
+                    return _Failure(RuntimeError("dataset: the pipeline thread stopped without a result"))
+
+    def stop(self):
+        self.ctx.close()
+
+
+def _to_tensor(array):
+    from mindspore_hl.common.tensor import Tensor  # imported lazily: the Tensor module is optional here
+    if array.dtype == object or array.dtype.kind in "USV":
+        return array
+    return Tensor(array)
+
+
+class TupleIterator:
+    """Yields each row as a list of Tensors (or ndarrays with ``output_numpy``). One ``for`` loop runs one
+    epoch; loop again for the next, up to ``num_epochs``."""
+
+    def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
+        if isinstance(num_epochs, bool) or not isinstance(num_epochs, int) or (num_epochs < 1 and num_epochs != -1):
+            raise ValueError(f"create_tuple_iterator: num_epochs must be a positive int or -1, got {num_epochs!r}")
+        names = dataset.get_col_names()
+        if columns is None:
+            self._cols = None
+        else:
+            columns = [columns] if isinstance(columns, str) else list(columns)
+            missing = [c for c in columns if c not in names]
+            if missing:
+                raise ValueError(f"create_tuple_iterator: columns {missing} do not exist; the dataset has "
+                                 f"columns {names}")
+            self._cols = [names.index(c) for c in columns]
+        self._names = names if columns is None else columns
+        self._numpy = bool(output_numpy)
+        self._do_copy = bool(do_copy)
+        self._exec = _Execution(dataset, num_epochs)
+        self._finalizer = weakref.finalize(self, self._exec.stop)
+        self._block, self._pos, self._n = None, 0, 0
+        self._finished = False
+
+    def __iter__(self):
+        return self
+
+    def _next_row(self):
+        while self._block is None or self._pos >= self._n:
+            if self._finished:
+                raise StopIteration
+            item = self._exec.get()
+            if item is _EPOCH_END:
+                self._block = None
+                raise StopIteration
+            if item is _DONE:
+                self._finished = True
+                self.stop()
+                raise StopIteration
+            if isinstance(item, _Failure):
+                self._finished = True
+                self.stop()
+                raise item.exc
+            self._block = item if self._cols is None else [item[i] for i in self._cols]
+            self._pos, self._n = 0, nrows(self._block)
+        i = self._pos
+        self._pos += 1
+        row = [c[i] if c.dtype == object else c[i, ...] for c in self._block]
+        if self._do_copy:
+            row = [np.array(v) for v in row]
+        return row if self._numpy else [_to_tensor(v) for v in row]
+
+    def __next__(self):
+        return self._next_row()
+
+    def stop(self):
+        """End the pipeline thread now (it also ends when the iterator is garbage collected)."""
+        self._exec.stop()
+
+    def get_next(self):
+        return next(self)
+
+
+class DictIterator(TupleIterator):
+    """Yields each row as ``{column name: Tensor}`` (or ndarray with ``output_numpy``)."""
+
+    def __next__(self):
+        return dict(zip(self._names, self._next_row()))

@@ -1,0 +1,95 @@
+"""``WithLossCell``, ``WithEvalCell``, ``WithGradCell`` and ``TrainOneStepCell``."""
+import jax.numpy as jnp
+
+from ...common.tensor import Tensor, wrap
+from ...ops._autodiff import differentiate
+from ..cell import Cell
+
+
+class WithLossCell(Cell):
+    """``loss_fn(backbone(data), label)`` as one Cell.
+
+    Args:
+        backbone: the network; loss_fn: a loss Cell or function.
+    """
+
+    def __init__(self, backbone, loss_fn):
+        super().__init__(auto_prefix=False)
+        self._backbone = backbone
+        self._loss_fn = loss_fn
+
+    def construct(self, data, label):
+        return self._loss_fn(self._backbone(data), label)
+
+    @property
+    def backbone_network(self):
+        return self._backbone
+
+
+class WithEvalCell(Cell):
+    """Returns ``(loss, outputs, label)`` for evaluation; ``add_cast_fp32`` casts outputs to float32 first."""
+
+    def __init__(self, network, loss_fn, add_cast_fp32=False):
+        super().__init__(auto_prefix=False)
+        self._network = network
+        self._loss_fn = loss_fn
+        self.add_cast_fp32 = add_cast_fp32
+
+    def construct(self, data, label):
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            outputs = wrap(outputs._value.astype(jnp.float32))
+            label = wrap(label._value.astype(jnp.float32)) if jnp.issubdtype(label._value.dtype, jnp.floating) else label
+        return self._loss_fn(outputs, label), outputs, label
+
+
+class WithGradCell(Cell):
+    """Returns the gradients of ``loss_fn(network(x), label)`` w.r.t. the trainable parameters."""
+
+    def __init__(self, network, loss_fn=None, sens=None):
+        super().__init__(auto_prefix=False)
+        self.network = network if loss_fn is None else WithLossCell(network, loss_fn)
+        self.weights = network.trainable_params()
+        self.sens = sens
+
+    def construct(self, *inputs):
+        _, _, grads = differentiate(self.network, inputs, (), tuple(self.weights), sens=self.sens)
+        return tuple(wrap(g) for g in grads)
+
+
+class TrainOneStepCell(Cell):
+    """One training step: forward, backward, optimizer update. Returns the loss.
+
+    In GRAPH_MODE the whole step (forward, gradients, update) is one compiled XLA computation.
+
+    Args:
+        network: a Cell returning the loss (e.g. ``WithLossCell``).
+        optimizer: an ``nn.Optimizer``; its ``parameters`` are the weights differentiated.
+        sens: the loss sensitivity (gradients are scaled by it; pair with the optimizer's ``loss_scale``).
+        return_grad: also return the gradients ``(loss, grads)``.
+    """
+
+    def __init__(self, network, optimizer, sens=None, return_grad=False):
+        super().__init__(auto_prefix=False)
+        self.network = network
+        self.optimizer = optimizer
+        self.weights = optimizer.parameters
+        self.sens = 1.0 if sens is None else sens
+        self.return_grad = return_grad
+        self.grad_reducer = None
+
+    def construct(self, *inputs):
+        loss, grads = self.forward_and_grads(*inputs)
+        if self.grad_reducer is not None:
+            grads = self.grad_reducer(grads)
+        self.optimizer(grads)
+        if self.return_grad:
+            return loss, grads
+        return loss
+
+    def forward_and_grads(self, *inputs, sens=None):
+        """``(loss, grads)`` with gradients pulled back from ``sens`` (default: this cell's ``sens``)."""
+        sens = self.sens if sens is None else sens
+        scale = None if isinstance(sens, (int, float)) and sens == 1.0 else sens
+        out, _, grads = differentiate(self.network, inputs, (), tuple(self.weights), sens_scale=scale)
+        return out, tuple(wrap(g) for g in grads)
