@@ -114,7 +114,8 @@ def read(path, with_crc=False):
         fail(f"header is not valid UTF-8 JSON ({e}).")
     if not isinstance(header, dict):
         fail(f"header must be a JSON object, got {type(header).__name__}.")
-    metadata = header.pop(_METADATA, None) or {}
+    metadata = header.pop(_METADATA, None)
+    metadata = {} if metadata is None else metadata
     if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
         fail(f"'{_METADATA}' must map str to str.")
     body = memoryview(data)[8 + n:]

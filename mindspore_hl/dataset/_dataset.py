@@ -1,0 +1,218 @@
+"""``Dataset``: the pipeline API every source and operation shares (map, batch, shuffle, iterate, sizes)."""
+import numbers
+
+from . import config
+from ._block import nrows
+from ._iterator import TupleIterator, DictIterator
+
+__all__ = ["Dataset", "BatchInfo"]
+
+
+def check_workers(op, num_parallel_workers):
+    if num_parallel_workers is None:
+        return None
+    if isinstance(num_parallel_workers, bool) or not isinstance(num_parallel_workers, numbers.Integral) or \
+            not 1 <= num_parallel_workers <= 1024:
+        raise ValueError(f"{op}: num_parallel_workers must be an int in [1, 1024], got {num_parallel_workers!r}")
+    return int(num_parallel_workers)
+
+
+def column_list(op, arg, name):
+    """A column argument (str or list of str) as a list."""
+    if isinstance(arg, str):
+        return [arg]
+    if isinstance(arg, (list, tuple)) and arg and all(isinstance(c, str) for c in arg):
+        return list(arg)
+    raise TypeError(f"{op}: {name} must be a str or a non-empty list of str, but got {arg!r}")
+
+
+class BatchInfo:
+    """What ``per_batch_map`` learns about the batch it is building."""
+
+    def __init__(self, batch_num, epoch_num):
+        self._batch_num, self._epoch_num = batch_num, epoch_num
+
+    def get_batch_num(self):
+        return self._batch_num
+
+    def get_epoch_num(self):
+        return self._epoch_num
+
+
+class Dataset:
+    """Base of every dataset: sources and the operations chained on them.
+
+    Subclasses set ``children`` and ``column_names`` and implement ``_blocks`` (yield column blocks of one
+    epoch) and ``_num_rows`` (rows per epoch, or None when only iterating can tell)."""
+
+    def __init__(self, children=(), num_parallel_workers=None):
+        self.children = list(children)
+        self.num_parallel_workers = check_workers(type(self).__name__, num_parallel_workers)
+        self._size_cache = None
+        self._shape_cache = None
+
+    # ----------------------------------------------------------------- internal protocol
+    def _workers(self):
+        return self.num_parallel_workers or 1
+
+    def _preferred_rows(self):
+        return 256
+
+    def _blocks(self, ctx, epoch, block_rows):
+        raise NotImplementedError
+
+    def _num_rows(self):
+        raise NotImplementedError
+
+    # ----------------------------------------------------------------- pipeline operations
+    def map(self, operations=None, input_columns=None, output_columns=None, num_parallel_workers=None,
+            python_multiprocessing=False, cache=None, callbacks=None, max_rowsize=None, offload=None):
+        """Apply transforms / Python callables to columns.
+
+        Args: operations (transform, callable or list of them), input_columns (str | list): default the first
+            column, output_columns (str | list): default input_columns, num_parallel_workers (int): worker threads
+            (default ``ds.config.get_num_parallel_workers()``). ``python_multiprocessing``, ``cache``,
+            ``callbacks``, ``max_rowsize`` and ``offload`` are accepted for compatibility; workers are threads.
+        Returns: MapDataset."""
+        return _ops.MapDataset(self, operations, input_columns, output_columns, num_parallel_workers)
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, per_batch_map=None,
+              input_columns=None, output_columns=None, **kwargs):
+        """Stack ``batch_size`` consecutive rows into one row per column.
+
+        Args: batch_size (int), drop_remainder (bool): drop a last short batch, per_batch_map (callable):
+            ``f(*column_lists, BatchInfo) -> tuple of lists``, input_columns / output_columns for it.
+        Returns: BatchDataset."""
+        unknown = set(kwargs) - {"python_multiprocessing", "max_rowsize", "pad_info"}
+        if unknown:
+            raise TypeError(f"batch() got unexpected keyword arguments {sorted(unknown)}")
+        if kwargs.get("pad_info"):
+            raise ValueError("batch: pad_info is not supported by mindspore_hl; pad rows with map first")
+        return _ops.BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, per_batch_map,
+                                 input_columns, output_columns)
+
+    def shuffle(self, buffer_size):
+        """Shuffle rows through a buffer of ``buffer_size`` rows (reshuffled every epoch). Returns: ShuffleDataset."""
+        return _ops.ShuffleDataset(self, buffer_size)
+
+    def repeat(self, count=None):
+        """Repeat the dataset ``count`` times (None or -1: forever). Returns: RepeatDataset."""
+        return _structure.RepeatDataset(self, count)
+
+    def take(self, count=-1):
+        """The first ``count`` rows (-1: all). Returns: TakeDataset."""
+        return _structure.TakeDataset(self, count)
+
+    def skip(self, count):
+        """Drop the first ``count`` rows. Returns: SkipDataset."""
+        return _structure.SkipDataset(self, count)
+
+    def project(self, columns):
+        """Keep only ``columns``, in that order. Returns: ProjectDataset."""
+        return _structure.ProjectDataset(self, columns)
+
+    def rename(self, input_columns, output_columns):
+        """Rename columns. Returns: RenameDataset."""
+        return _structure.RenameDataset(self, input_columns, output_columns)
+
+    def zip(self, datasets):
+        """Join the columns of this and ``datasets`` row by row (stops at the shortest). Returns: ZipDataset."""
+        others = list(datasets) if isinstance(datasets, (list, tuple)) else [datasets]
+        return _structure.ZipDataset([self] + others)
+
+    def concat(self, datasets):
+        """Rows of this dataset followed by those of ``datasets``. Returns: ConcatDataset."""
+        others = list(datasets) if isinstance(datasets, (list, tuple)) else [datasets]
+        return _structure.ConcatDataset([self] + others)
+
+    def __add__(self, other):
+        return self.concat(other)
+
+    def split(self, sizes, randomize=True):
+        """Split into datasets of the given sizes (ints, or fractions summing to 1).
+
+        ``randomize`` draws the rows of each part at random (mappable sources only). Returns: list of datasets."""
+        return _structure.split(self, sizes, randomize)
+
+    # ----------------------------------------------------------------- iteration
+    def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
+        """Iterator over rows as lists of Tensors (ndarrays with ``output_numpy``). Args: columns (list of str),
+        num_epochs (int, -1 for unbounded), output_numpy (bool), do_copy (bool)."""
+        return TupleIterator(self, columns, num_epochs, output_numpy, do_copy)
+
+    def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=False):
+        """Iterator over rows as ``{column: Tensor}`` dicts (ndarrays with ``output_numpy``)."""
+        return DictIterator(self, None, num_epochs, output_numpy, do_copy)
+
+    def __iter__(self):
+        return iter(self.create_tuple_iterator(num_epochs=1))
+
+    # ----------------------------------------------------------------- information
+    def get_col_names(self):
+        """Column names, in order."""
+        return list(self.column_names)
+
+    def get_dataset_size(self):
+        """Rows per epoch; after ``batch`` that is the number of batches."""
+        if self._size_cache is None:
+            n = self._num_rows()
+            if n is None:   # e.g. a generator without __len__: count one epoch, as MindSpore does
+                it = TupleIterator(self, None, 1, True)
+                n = 0
+                try:
+                    while True:
+                        block = it._exec.get()
+                        if not isinstance(block, list):
+                            if hasattr(block, "exc"):
+                                raise block.exc
+                            break
+                        n += nrows(block)
+                finally:
+                    it.stop()
+            self._size_cache = n
+        return self._size_cache
+
+    def _first_row(self):
+        if self._shape_cache is None:
+            it = TupleIterator(self, None, 1, True)
+            try:
+                row = next(it)
+            except StopIteration:
+                raise RuntimeError(f"{type(self).__name__}: the dataset is empty, it has no shapes or types") from None
+            finally:
+                it.stop()
+            self._shape_cache = row
+        return self._shape_cache
+
+    def output_shapes(self, estimate=False):
+        """Shapes of the first row, one list per column (e.g. ``[[32, 1, 32, 32], [32]]``)."""
+        return [list(v.shape) for v in self._first_row()]
+
+    def output_types(self):
+        """NumPy dtypes of the first row, one per column."""
+        return [v.dtype for v in self._first_row()]
+
+    def get_batch_size(self):
+        """Batch size of the nearest ``batch`` (1 when unbatched)."""
+        for child in self.children:
+            return child.get_batch_size()
+        return 1
+
+    def get_repeat_count(self):
+        """Count of the nearest ``repeat`` (1 when none)."""
+        for child in self.children:
+            return child.get_repeat_count()
+        return 1
+
+    def num_classes(self):
+        return None
+
+    def __repr__(self):
+        return f"{type(self).__name__}(columns={self.column_names})"
+
+
+def default_workers(num_parallel_workers):
+    return num_parallel_workers if num_parallel_workers is not None else config.get_num_parallel_workers()
+
+
+from . import _ops, _structure  # noqa: E402  (the operation classes subclass Dataset)
