@@ -1,0 +1,75 @@
+"""Train LeNet5 on MNIST with Model.train, LossMonitor, checkpoints and summaries; evaluate; show the dashboard.
+
+This is the project's main job (README): it runs offline on a fresh clone with the bundled MNIST files.
+
+    python -m model_zoo.lenet.train                # 3 epochs on the bundled MNIST
+    python -m model_zoo.lenet.train --data_path /path/to/MNIST --epoch_size 10
+"""
+import argparse
+import os
+import time
+
+import mindspore_hl as ms
+from mindspore_hl import nn
+from mindspore_hl.train import (Accuracy, CheckpointConfig, LossMonitor, Model, ModelCheckpoint, SummaryCollector,
+                                TimeMonitor)
+
+from model_zoo import MNIST_DIR
+from model_zoo.lenet.src import LeNet5, create_dataset
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description="Train LeNet5 on MNIST (mindspore_hl ModelZoo)")
+    p.add_argument("--data_path", "--data-dir", dest="data_path", default=str(MNIST_DIR),
+                   help="folder with the MNIST IDX files (default: the copy bundled with the project)")
+    p.add_argument("--download", action="store_true", help="download MNIST into --data_path first (checksummed)")
+    p.add_argument("--device_target", default="CPU", help="CPU, GPU or an installed backend plug-in")
+    p.add_argument("--epoch_size", "--epochs", dest="epoch_size", type=int, default=3)
+    p.add_argument("--batch_size", type=int, default=32)
+    p.add_argument("--lr", type=float, default=0.01)
+    p.add_argument("--momentum", type=float, default=0.9)
+    p.add_argument("--output_dir", default="runs/lenet5", help="checkpoints go to <output_dir>/ckpt, summaries "
+                   "to <output_dir>/summary")
+    p.add_argument("--sink", action="store_true", help="dataset_sink_mode=True (several steps per device call)")
+    p.add_argument("--seed", type=int, default=1)
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    ms.set_seed(args.seed)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_device(args.device_target)
+    if args.download:
+        ms.dataset.MnistDataset.download(args.data_path)
+
+    ds_train = create_dataset(args.data_path, args.batch_size, usage="train")
+    ds_eval = create_dataset(args.data_path, args.batch_size, usage="test", shuffle=False)
+    steps = ds_train.get_dataset_size()
+
+    net = LeNet5(10)
+    net_loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    net_opt = nn.Momentum(net.trainable_params(), learning_rate=args.lr, momentum=args.momentum)
+    config_ck = CheckpointConfig(save_checkpoint_steps=steps, keep_checkpoint_max=args.epoch_size)
+    ckpt_dir = os.path.join(args.output_dir, "ckpt")
+    summary_dir = os.path.join(args.output_dir, "summary")
+    callbacks = [TimeMonitor(data_size=steps),
+                 ModelCheckpoint(prefix="checkpoint_lenet", directory=ckpt_dir, config=config_ck),
+                 LossMonitor(per_print_times=steps // 4),
+                 SummaryCollector(summary_dir, collect_freq=50)]
+    model = Model(net, net_loss, net_opt, metrics={"Accuracy": Accuracy()})
+
+    start = time.time()
+    model.train(args.epoch_size, ds_train, callbacks=callbacks, dataset_sink_mode=args.sink)
+    acc = model.eval(ds_eval)
+    elapsed = time.time() - start
+    print(f"============== Accuracy: {acc} ==============")
+    print(f"Trained {args.epoch_size} epoch(s) of {steps} steps in {elapsed:.1f} s; "
+          f"checkpoints in {ckpt_dir}, summaries in {summary_dir}.")
+    print(f"Open the dashboard:  mindspore-hl-insight --logdir {os.path.dirname(os.path.abspath(summary_dir))}"
+          f"  (then browse http://127.0.0.1:8080)")
+    return acc
+
+
+if __name__ == "__main__":
+    main()
