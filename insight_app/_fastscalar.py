@@ -22,18 +22,29 @@ VALUE_KEY = {"tb": 0x15, "ms": 0x1D}
 def _varint(a: np.ndarray, p: np.ndarray):
     """Decode a varint at each offset ``p``; returns (uint64 values, offsets after, ok)."""
     last = a.size - 1
-    val = np.zeros(p.size, np.uint64)
-    after = p.copy()
-    done = np.zeros(p.size, bool)
-    for j in range(10):
-        b = a[np.minimum(p + j, last)].astype(np.uint64)
-        active = ~done
-        val |= np.where(active, (b & np.uint64(0x7F)) << np.uint64(7 * j), np.uint64(0))
+    b0 = a[np.minimum(p, last)]
+    val = (b0 & 0x7F).astype(np.uint64)
+    after = p + 1
+    done = b0 < 0x80
+    multi = np.flatnonzero(~done)
+    if multi.size == 0:  # lengths and small steps: one byte each
+        return val, after, done
+    q = p[multi]
+    v = val[multi]
+    fin = np.zeros(multi.size, bool)
+    end = q + 1
+    for j in range(1, 10):
+        b = a[np.minimum(q + j, last)].astype(np.uint64)
+        active = ~fin
+        v |= np.where(active, (b & np.uint64(0x7F)) << np.uint64(7 * j), np.uint64(0))
         ended = active & (b < 0x80)
-        after = np.where(ended, p + j + 1, after)
-        done |= ended
-        if done.all():
+        end = np.where(ended, q + j + 1, end)
+        fin |= ended
+        if fin.all():
             break
+    val[multi] = v
+    after[multi] = end
+    done[multi] = fin
     return val, after, done
 
 

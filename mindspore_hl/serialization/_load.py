@@ -112,8 +112,8 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     filter_prefix = _check_prefix(filter_prefix, "filter_prefix")
     if choice_func is not None and not callable(choice_func):
         raise TypeError(f"For '{api}', 'choice_func' must be callable, but got {type(choice_func).__name__}.")
+    wait_async_save(raise_errors=False)  # a file saved asynchronously a moment ago must exist and be complete
     path = _load_path(ckpt_file_name, format)
-    wait_async_save(raise_errors=False)  # a file saved asynchronously a moment ago must be complete
     if format == "ckpt":
         items = _ckpt_format.read(path, crc_check=crc_check)
     else:

@@ -1,6 +1,9 @@
 """safetensors codec against the spec: hand-built files, exact bytes, round trips and errors."""
+import functools
 import json
+import os
 import struct
+import tempfile
 import zlib
 
 import ml_dtypes
@@ -120,23 +123,20 @@ def test_write_rejects_unsupported(tmp_path):
     assert not (tmp_path / "x.safetensors").exists()
 
 
-_VALID = None
-
-
-def _valid_bytes(tmp_path_factory):
-    global _VALID
-    if _VALID is None:
-        path = tmp_path_factory.mktemp("v") / "v.safetensors"
+@functools.lru_cache(maxsize=1)
+def _valid_bytes():
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "v.safetensors")
         _safetensors.write(path, [("w", np.arange(6, dtype=np.float32).reshape(2, 3)), ("b", np.ones(3, np.bool_)),
                                   ("s", np.asarray(3, np.int64))], {"format": "ms", "note": "hi"})
-        _VALID = path.read_bytes()
-    return _VALID
+        with open(path, "rb") as f:
+            return f.read()
 
 
 @settings(max_examples=200, deadline=None)
 @given(data=st.data())
 def test_fuzz_only_safetensors_error(tmp_path_factory, data):
-    raw = bytearray(_valid_bytes(tmp_path_factory))
+    raw = bytearray(_valid_bytes())
     for pos, mask in data.draw(st.lists(st.tuples(st.integers(0, len(raw) - 1), st.integers(1, 255)), max_size=4)):
         raw[pos] ^= mask
     raw = raw[:data.draw(st.integers(0, len(raw)))]

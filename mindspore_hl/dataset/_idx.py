@@ -1,0 +1,166 @@
+"""IDX files (MNIST, Fashion-MNIST), raw or gzipped, and the datasets that read them."""
+import gzip
+import os
+import struct
+import threading
+import zlib
+
+import numpy as np
+
+from ._sources import MappableSource, DatasetFormatError, check_dir, check_usage
+
+__all__ = ["parse_idx", "read_idx_file", "MnistDataset", "FashionMnistDataset"]
+
+# type code -> dtype (big-endian on disk)
+_IDX_TYPES = {0x08: np.dtype(np.uint8), 0x09: np.dtype(np.int8), 0x0B: np.dtype(">i2"), 0x0C: np.dtype(">i4"),
+              0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
+
+
+def parse_idx(data, name):
+    """Parse the bytes of an IDX file into an ndarray (read-only view of ``data`` for uint8).
+
+    Raises DatasetFormatError naming ``name`` for a wrong magic number, a short header or data, or trailing
+    bytes."""
+    if len(data) < 4:
+        raise DatasetFormatError(f"{name}: not an IDX file: {len(data)} bytes, shorter than the 4-byte magic number")
+    z0, z1, code, ndim = data[0], data[1], data[2], data[3]
+    if z0 or z1 or code not in _IDX_TYPES or ndim == 0:
+        magic = struct.unpack(">I", bytes(data[:4]))[0]
+        raise DatasetFormatError(f"{name}: wrong magic number 0x{magic:08x} for an IDX file (expected "
+                                 f"0x0000TTNN with type TT in 08/09/0B/0C/0D/0E and NN >= 1 dimensions, e.g. "
+                                 f"0x00000803 for images, 0x00000801 for labels)")
+    header = 4 + 4 * ndim
+    if len(data) < header:
+        raise DatasetFormatError(f"{name}: truncated IDX file: {len(data)} bytes, shorter than its "
+                                 f"{header}-byte header")
+    dims = struct.unpack(f">{ndim}I", bytes(data[4:header]))
+    dtype = _IDX_TYPES[code]
+    count = 1
+    for d in dims:
+        count *= d
+    expected = header + count * dtype.itemsize
+    if len(data) < expected:
+        raise DatasetFormatError(f"{name}: truncated IDX file: the header announces shape {dims} "
+                                 f"({expected} bytes in all) but the file has {len(data)} bytes")
+    if len(data) > expected:
+        raise DatasetFormatError(f"{name}: {len(data) - expected} unexpected bytes after the IDX data of shape "
+                                 f"{dims} ({expected} bytes expected)")
+    arr = np.frombuffer(data, dtype=dtype, count=count, offset=header).reshape(dims)
+    return arr if dtype.byteorder in "=|" else arr.astype(dtype.newbyteorder("="))
+
+
+def read_idx_file(path):
+    """Read an IDX file, gunzipping it when it is gzip data. Raises DatasetFormatError for bad files."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise DatasetFormatError(f"{path}: cannot read the file: {e}") from e
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as e:
+            raise DatasetFormatError(f"{path}: corrupt gzip data: {e}") from e
+    return parse_idx(raw, path)
+
+
+_cache = {}
+_cache_lock = threading.Lock()
+
+
+def _cached_idx(path):
+    """Parsed files stay in memory keyed by (path, size, mtime): building many datasets reads a file once."""
+    st = os.stat(path)
+    key = (path, st.st_size, st.st_mtime_ns)
+    with _cache_lock:
+        hit = _cache.get(key)
+    if hit is None:
+        hit = read_idx_file(path)
+        with _cache_lock:
+            if len(_cache) >= 16:
+                _cache.pop(next(iter(_cache)))
+            _cache[key] = hit
+    return hit
+
+
+def find_idx(dataset_dir, stem):
+    """Path of ``stem`` (raw) or ``stem.gz`` in ``dataset_dir``, or None."""
+    for name in (stem, stem + ".gz", stem.replace("-idx", ".idx"), stem.replace("-idx", ".idx") + ".gz"):
+        path = os.path.join(dataset_dir, name)
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+_PREFIX = {"train": ["train"], "test": ["t10k"], "all": ["train", "t10k"]}
+
+
+def load_idx_pair(op, dataset_dir, usage):
+    """(images uint8 (N, H, W, 1), labels uint32 (N,)) of MNIST-layout files for ``usage``."""
+    images, labels = [], []
+    for prefix in _PREFIX[usage]:
+        img_stem, lbl_stem = f"{prefix}-images-idx3-ubyte", f"{prefix}-labels-idx1-ubyte"
+        img_path, lbl_path = find_idx(dataset_dir, img_stem), find_idx(dataset_dir, lbl_stem)
+        for stem, path in ((img_stem, img_path), (lbl_stem, lbl_path)):
+            if path is None:
+                raise DatasetFormatError(f"{op}: {os.path.join(dataset_dir, stem)} (or {stem}.gz) not found; "
+                                         f"usage={usage!r} needs {img_stem} and {lbl_stem}")
+        img, lbl = _cached_idx(img_path), _cached_idx(lbl_path)
+        if img.ndim != 3 or img.dtype != np.uint8:
+            raise DatasetFormatError(f"{op}: {img_path}: expected uint8 images of shape (N, rows, cols), got "
+                                     f"{img.dtype} of shape {img.shape}")
+        if lbl.ndim != 1 or lbl.dtype != np.uint8:
+            raise DatasetFormatError(f"{op}: {lbl_path}: expected uint8 labels of shape (N,), got {lbl.dtype} "
+                                     f"of shape {lbl.shape}")
+        if len(img) != len(lbl):
+            raise DatasetFormatError(f"{op}: {img_path} holds {len(img)} images but {lbl_path} holds {len(lbl)} "
+                                     f"labels")
+        images.append(img[..., None])
+        labels.append(lbl.astype(np.uint32))
+    if len(images) == 1:
+        return images[0], labels[0]
+    return np.concatenate(images), np.concatenate(labels)
+
+
+class MnistDataset(MappableSource):
+    """MNIST from IDX files (``train-images-idx3-ubyte`` & co, gzipped or not).
+
+    Columns: image (28, 28, 1) uint8, label () uint32.
+    Args: dataset_dir (str), usage ('train' | 'test' | 'all', default all), num_samples, num_parallel_workers,
+        shuffle (default True), sampler, num_shards, shard_id, cache (unused), download (bool): fetch missing
+        files from the canonical mirrors and verify their MD5 and SHA-256 first."""
+
+    _name = "MnistDataset"
+    _kind = "mnist"
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None, download=False):
+        self.usage = check_usage(usage)
+        if download:
+            from ._download import download_idx
+            download_idx(self._kind, dataset_dir, self.usage)
+        self.dataset_dir = check_dir(dataset_dir)
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+        self.column_names = ["image", "label"]
+        self._data = None
+
+    def _load(self):
+        if self._data is None:
+            self._data = load_idx_pair(self._name, self.dataset_dir, self.usage)
+        return self._data
+
+    def _length(self):
+        return len(self._load()[1])
+
+    def _read(self, ids):
+        images, labels = self._load()
+        return [images[ids], labels[ids]]
+
+    def num_classes(self):
+        return 10
+
+
+class FashionMnistDataset(MnistDataset):
+    """Fashion-MNIST (same IDX layout and columns as ``MnistDataset``, same arguments)."""
+    _name = "FashionMnistDataset"
+    _kind = "fashion_mnist"

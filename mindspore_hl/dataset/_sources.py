@@ -1,0 +1,68 @@
+"""Base of the index-addressable sources: a sampler picks row ids, blocks of them are read (in parallel when
+reading is costly), and every epoch draws a fresh, seeded order."""
+import copy
+import os
+
+from ._context import ordered_map
+from ._dataset import Dataset, check_workers, default_workers
+from ._samplers import build_sampler
+
+__all__ = ["MappableSource", "DatasetFormatError", "check_dir", "check_usage"]
+
+
+class DatasetFormatError(RuntimeError):
+    """A dataset file is missing, truncated, or not in the format its reader expects (the message names it)."""
+
+
+def check_dir(dataset_dir):
+    """MindSpore's check on ``dataset_dir``: an existing, readable folder. Returns the real path."""
+    if not isinstance(dataset_dir, (str, os.PathLike)):
+        raise TypeError(f"dataset_dir must be a str or path, but got {dataset_dir!r}")
+    path = os.fspath(dataset_dir)
+    if not os.path.isdir(path) or not os.access(path, os.R_OK | os.X_OK):
+        raise ValueError(f"The folder {path} does not exist or is not a directory or permission denied!")
+    return os.path.realpath(path)
+
+
+def check_usage(usage, valid=("train", "test", "all")):
+    if usage is None:
+        return "all"
+    if usage not in valid:
+        raise ValueError(f"Input usage is not within the valid set of {list(valid)}, but got {usage!r}")
+    return usage
+
+
+class MappableSource(Dataset):
+    """A source whose rows are addressed by index: subclasses give ``_length()`` and ``_read(ids) -> block``."""
+
+    _parallel_read = False   # True where reading a block costs more than handing it to a thread
+
+    def __init__(self, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None,
+                 shard_id=None, default_shuffle=True):
+        super().__init__((), check_workers(type(self).__name__, num_parallel_workers))
+        self._sampler = build_sampler(type(self).__name__, num_samples, shuffle, sampler, num_shards, shard_id,
+                                      default_shuffle)
+
+    def _length(self):
+        raise NotImplementedError
+
+    def _read(self, ids):
+        raise NotImplementedError
+
+    def _workers(self):
+        return default_workers(self.num_parallel_workers) if self._parallel_read else 1
+
+    def _num_rows(self):
+        return self._sampler.count(self._length())
+
+    def _blocks(self, ctx, epoch, block_rows):
+        ids = self._sampler.indices(self._length(), ctx, self, epoch)
+        chunks = (ids[s:s + block_rows] for s in range(0, len(ids), block_rows))
+        yield from ordered_map(ctx, self._read, chunks, self._workers())
+
+    def _with_sampler(self, sampler):
+        """A copy of this source reading through ``sampler`` (used by ``split``)."""
+        clone = copy.copy(self)
+        clone._sampler = sampler
+        clone._size_cache = clone._shape_cache = None
+        return clone
