@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-_BLOCK = 128
+_BLOCK = 64
 
 
 def ema_smooth(y: np.ndarray, weight: float) -> np.ndarray:

@@ -21,9 +21,6 @@ class _Failure:
         self.exc = exc
 
 
-def default_block_rows(node):
-    return 256
-
 
 class _Execution:
     """One run of a pipeline over ``num_epochs`` epochs (-1: unbounded) on a daemon producer thread."""

@@ -1,12 +1,9 @@
 """Shared fixtures: the real-MindSpore checkpoint files."""
 import lzma
-import pathlib
 
 import pytest
 
-FIXTURES = pathlib.Path("/work/shared/fixtures")
-LENET = FIXTURES / "lenet5"
-RESNET = FIXTURES / "resnet50"
+from ckpt_test_support import RESNET
 
 
 @pytest.fixture(scope="session")

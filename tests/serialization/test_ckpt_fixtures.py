@@ -5,8 +5,7 @@ import zlib
 import numpy as np
 import pytest
 
-from ckpt_pb_reference import pb_parse
-from conftest import LENET, RESNET
+from ckpt_test_support import LENET, RESNET, pb_parse
 from mindspore_hl.serialization import _ckpt_format
 
 LENET_PARAMS = [

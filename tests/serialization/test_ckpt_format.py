@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
-from ckpt_pb_reference import PbCheckpoint, pb_parse, pb_record
+from ckpt_test_support import PbCheckpoint, pb_parse, pb_record
 from mindspore_hl.serialization import _atomic, _ckpt_format
 from mindspore_hl.serialization._ckpt_format import CheckpointError
 
@@ -289,3 +289,18 @@ def test_failing_fsync_keeps_old_file(tmp_path, monkeypatch):
         _ckpt_format.write(path, [("new", np.zeros(4, np.float32))])
     monkeypatch.undo()
     assert path.read_bytes() == before and os.listdir(tmp_path) == ["m.ckpt"]
+
+
+def test_legacy_scalar_dims_and_empty_tensors():
+    """dims [0] with one element's bytes is a scalar (older writers); with no bytes it is an empty vector."""
+    out = dict(_ckpt_format.parse(pb_record("s", [0], "Float32", np.float32(2.5).tobytes())
+                                  + pb_record("e", [0], "Float32", b"")
+                                  + pb_record("m", [3, 0], "Int8", b"")))
+    assert out["s"].shape == () and out["s"] == 2.5
+    assert out["e"].shape == (0,) and out["m"].shape == (3, 0)
+
+
+def test_random_op_record_passes_through_as_bytes():
+    # MindSpore's loader returns the raw content of its 'random_op' (RNG state) record unchanged
+    out = _ckpt_format.parse(pb_record("random_op", [], "random_op", b"\x01\x02\x03"))
+    assert out == [("random_op", b"\x01\x02\x03")]

@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import LENET
-from ckpt_pb_reference import pb_record
+from ckpt_test_support import LENET, pb_record
 from mindspore_hl.serialization import _ckpt_format
 from mindspore_hl.serialization._ckpt_format import CheckpointError
 

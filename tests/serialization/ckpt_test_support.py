@@ -1,5 +1,13 @@
-"""Independent reference for the .ckpt format: MindSpore's checkpoint.proto built with protobuf at run time."""
+"""Test support: fixture paths, and an independent reference codec for the .ckpt format (MindSpore's
+checkpoint.proto built with protobuf at run time). Imported by the tests as a plain module; importing from
+conftest would be ambiguous when other test folders have their own conftest.py."""
+import pathlib
+
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+
+FIXTURES = pathlib.Path("/work/shared/fixtures")
+LENET = FIXTURES / "lenet5"
+RESNET = FIXTURES / "resnet50"
 
 
 def _build_checkpoint_class():
