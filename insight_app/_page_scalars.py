@@ -7,7 +7,7 @@ import io
 import json
 
 import numpy as np
-from dash import ALL, MATCH, Input, Output, State, ctx, dcc, html, no_update
+from dash import MATCH, Input, Output, State, ctx, dcc, html, no_update
 
 from . import _ui
 from ._smooth import decimate, ema_smooth
@@ -26,7 +26,7 @@ def layout(store) -> html.Div:
                       className="insight-runlist"),
         _ui.labelled("Tags (regex filter)", dcc.Input(id="sc-tag-regex", type="text", debounce=True, value="")),
         _ui.labelled("Smoothing", dcc.Slider(id="sc-smoothing", min=0, max=0.999, step=0.001, value=0.6,
-                                             marks={0: "0", 0.5: "0.5", 0.9: "0.9", 0.99: "0.99"},
+                                             marks={0: "0", 0.5: "0.5", 0.9: "0.9"},
                                              updatemode="mouseup", persistence=True,
                                              persistence_type="session")),
         _ui.labelled("Horizontal axis", dcc.RadioItems(id="sc-xaxis", options=[
@@ -92,19 +92,21 @@ def figure(store, tag: str, runs, smoothing: float, xmode: str, logy: bool, x_ra
         name = _ui.esc(run.name)
         nonpos |= bool(logy and np.any(y[np.isfinite(y)] <= 0))
         rx, ry = decimate(x, y, _ui.MAX_POINTS, x_range)
-        raw = {"type": "scattergl" if rx.size > 1000 else "scatter", "mode": "lines", "x": _x_out(rx, xmode),
+        mode = "lines+markers" if y.size <= 30 else "lines"  # a handful of points (or one) must stay visible
+        raw = {"type": "scattergl" if rx.size > 1000 else "scatter", "mode": mode, "x": _x_out(rx, xmode),
                "y": ry.tolist(), "name": name, "legendgroup": run.id, "line": {"color": color, "width": 1},
                "meta": {"run": run.id, "kind": "raw", "points": int(y.size)}}
         if w > 0:
             raw.update(opacity=0.3, showlegend=False, hoverinfo="skip")
             sx, sy = decimate(x, ema_smooth(y, w), _ui.MAX_POINTS, x_range)
             data.append(raw)
-            data.append({"type": raw["type"], "mode": "lines", "x": _x_out(sx, xmode), "y": sy.tolist(),
+            data.append({"type": raw["type"], "mode": mode, "x": _x_out(sx, xmode), "y": sy.tolist(),
                          "name": name, "legendgroup": run.id, "line": {"color": color, "width": 2},
                          "meta": {"run": run.id, "kind": "smoothed", "points": int(y.size)}})
         else:
             data.append(raw)
-    xaxis = {"title": {"text": X_MODES.get(xmode, "step")}, "type": "date" if xmode == "wall" else "linear"}
+    xaxis = {"title": {"text": X_MODES.get(xmode, "step")}, "type": "date" if xmode == "wall" else "linear",
+             "zeroline": False}
     if x_range is not None:
         xaxis["range"] = _x_out(np.asarray(x_range, np.float64), xmode) if xmode == "wall" else list(x_range)
     lay = _ui.base_layout(tag, xaxis=xaxis, yaxis={"type": "log" if logy else "linear"},
@@ -213,5 +215,5 @@ def to_csv(export: dict) -> str:
         csv.writer(prefix, lineterminator="").writerow([s["run"], s["tag"]])
         p = prefix.getvalue()
         for row in zip(s["step"], s["wall_time"], s["relative_time"], s["value"], s["smoothed"]):
-            buf.write(f"{p},{row[0]},{row[1]!r},{row[2]!r},{row[3]!r},{row[4]!r}\n")
+            buf.write(p + "," + ",".join(map(str, row)) + "\n")
     return buf.getvalue()

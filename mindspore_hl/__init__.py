@@ -10,16 +10,20 @@ _jax.config.update("jax_enable_x64", True)
 from . import common  # noqa: E402
 from .common import dtype  # noqa: E402
 from .common.dtype import *  # noqa: E402,F401,F403
-from .common.dtype import dtype_to_nptype, pytype_to_dtype  # noqa: E402
-from .common.tensor import Tensor  # noqa: E402
+from .common.dtype import dtype_to_nptype, pytype_to_dtype, dtype_to_pytype  # noqa: E402
+from .common.tensor import Tensor, is_tensor  # noqa: E402
+from .common.mutable import mutable  # noqa: E402
 from .common.parameter import Parameter, ParameterTuple  # noqa: E402
 from .common.seed import set_seed, get_seed  # noqa: E402
 from .context import (GRAPH_MODE, PYNATIVE_MODE, STRICT, COMPATIBLE, LAX, set_context, get_context,  # noqa: E402
                       set_device)
 from ._jit import jit, jit_class  # noqa: E402
 from . import ops  # noqa: E402
-from .ops import grad, value_and_grad, vjp, jvp, jacfwd, jacrev, vmap  # noqa: E402
+from .ops import grad, value_and_grad, vjp, jvp, jacfwd, jacrev, vmap, tensor  # noqa: E402
 from . import nn  # noqa: E402
+from . import dataset  # noqa: E402
+from . import serialization  # noqa: E402
+from .serialization import save_checkpoint, load_checkpoint, load_param_into_net, export, load  # noqa: E402
 from . import _compat  # noqa: E402,F401  (registers mindspore-style module paths)
 
 __version__ = "0.1.0"

@@ -97,10 +97,12 @@ def _ids(params):
 
 
 class _Entry:
-    __slots__ = ("jitted", "params")
+    __slots__ = ("jitted", "params", "plan", "place")
 
-    def __init__(self, jitted, params):
-        self.jitted, self.params = jitted, params
+    def __init__(self, jitted, params, plan=None):
+        self.jitted, self.params, self.plan = jitted, params, plan
+        # Several processes: turn this process's arrays into global ones before the call (None otherwise).
+        self.place = plan.place if plan is not None and plan.multi_process else None
 
 
 class CompiledFunction:
@@ -137,8 +139,11 @@ class CompiledFunction:
         def step(state, rng, arrays):
             return pure(state, rng, arrays, rebuild)  # Tensors in the output are pytrees of arrays
 
-        jitted = jax.jit(step, donate_argnums=(0,) if self.donate else ())
-        return _Entry(jitted, params)
+        from .parallel._plan import plan_step  # not at import time: parallel imports nn
+        donate = (0,) if self.donate else ()
+        plan = plan_step(self, params, dyn, step)  # None in STAND_ALONE; else mesh shardings for state and inputs
+        jitted = jax.jit(step, donate_argnums=donate) if plan is None else plan.jit(step, donate)
+        return _Entry(jitted, params, plan)
 
     def __call__(self, *args):
         key = signature(args)
@@ -150,10 +155,15 @@ class CompiledFunction:
         state = tuple(p._value for p in params)
         if self.donate and len({id(v) for v in state}) != len(state):
             state = _unshare(params, state)
+        rng = seed.global_key()
         try:
-            out, new_state, new_rng = entry.jitted(state, seed.global_key(), dyn)
+            if entry.place is not None:
+                state, rng, dyn = entry.place(state, rng, dyn)
+            out, new_state, new_rng = entry.jitted(state, rng, dyn)
         except Exception as e:
             self._cache.pop(key, None)
+            if entry.plan is not None:
+                e = entry.plan.explain(e)
             raise _explain(e, self.name) from None
         for p, v in zip(params, new_state):
             p._data = v
@@ -165,7 +175,10 @@ class CompiledFunction:
         key = signature(args)
         entry = self._cache.get(key) or self._build(args)
         dyn, _ = split_args(args)
-        return entry.jitted.lower(tuple(p._value for p in entry.params), seed.global_key(), dyn)
+        state, rng = tuple(p._value for p in entry.params), seed.global_key()
+        if entry.place is not None:
+            state, rng, dyn = entry.place(state, rng, dyn)
+        return entry.jitted.lower(state, rng, dyn)
 
 
 def _unshare(params, state):

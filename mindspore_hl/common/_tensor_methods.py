@@ -1,7 +1,11 @@
 """The array methods of ``Tensor`` (``reshape``, ``sum``, ``argmax`` ...), each a thin call into jax.numpy."""
+import jax
 import jax.numpy as jnp
+import numpy as np
 
 from . import dtype as mstype
+
+_F64 = np.dtype(np.float64)
 
 
 def _w(x):
@@ -9,21 +13,34 @@ def _w(x):
     return wrap(x)
 
 
+def _wf(out, src):
+    """Wrap ``out``; keep Float32 where JAX's x64 mode would widen a non-Float64 input to Float64."""
+    if out.dtype == _F64 and src.dtype != _F64:
+        out = out.astype(np.float32)
+    return _w(out)
+
+
 def _a(x):
-    from .tensor import Tensor
-    return x._value if isinstance(x, Tensor) else x
+    from .tensor import _operand
+    return _operand(x)
 
 
 def _shape_args(shape):
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
-    return tuple(int(_a(s)) if not isinstance(s, int) else s for s in shape)
+    return tuple(s if isinstance(s, int) else int(_a(s)) for s in shape)
 
 
 def _axis(axis):
     if axis is None or isinstance(axis, int):
         return axis
-    return tuple(axis) if not hasattr(axis, "_value") else int(axis.asnumpy())
+    if isinstance(axis, (tuple, list)):
+        return tuple(axis) if axis else None
+    return int(np.asarray(_a(axis)))
+
+
+def _np_dtype(dtype):
+    return mstype.to_ms_dtype(dtype).to_numpy()
 
 
 class TensorMethods:
@@ -31,11 +48,81 @@ class TensorMethods:
 
     __slots__ = ()
 
+    # ---- dtype / copies ----
+    def astype(self, dtype, copy=True):
+        """A copy cast to ``dtype`` (``ms.int32``, ``np.float32``, ``'float16'`` ...)."""
+        return _w(self._value.astype(_np_dtype(dtype)))
+
+    to = astype
+
+    def float(self):
+        return self.astype(mstype.float32)
+
+    def half(self):
+        return self.astype(mstype.float16)
+
+    def double(self):
+        return self.astype(mstype.float64)
+
+    def int(self):
+        return self.astype(mstype.int32)
+
+    def long(self):
+        return self.astype(mstype.int64)
+
+    def bool(self):
+        return self.astype(mstype.bool_)
+
+    def set_dtype(self, dtype):
+        self._set_value(self._value.astype(_np_dtype(dtype)))
+        return self
+
+    def copy(self):
+        return _w(jnp.array(self._value, copy=True))
+
+    clone = copy
+
+    def contiguous(self):
+        return self
+
+    def is_contiguous(self):
+        return True
+
+    def assign_value(self, value):
+        from .tensor import to_array
+        self._set_value(to_array(value, self.dtype))
+        return self
+
+    def fill(self, value):
+        return _w(jnp.full(self.shape, _a(value), self._value.dtype))
+
+    def item(self, index=None):
+        a = self.asnumpy()
+        return a.item() if index is None else a.item(index)
+
+    def tolist(self):
+        return self.asnumpy().tolist()
+
+    def numel(self):
+        return self.size
+
+    nelement = numel
+
+    def dim(self):
+        return self.ndim
+
     # ---- shape ----
     def reshape(self, *shape):
         return _w(jnp.reshape(self._value, _shape_args(shape)))
 
-    view = reshape
+    def view(self, *shape):
+        return self.reshape(*shape)
+
+    def view_as(self, other):
+        return self.reshape(other.shape)
+
+    def reshape_as(self, other):
+        return self.reshape(other.shape)
 
     def transpose(self, *axes):
         axes = _shape_args(axes) if axes else None
@@ -47,7 +134,10 @@ class TensorMethods:
     def swapaxes(self, axis0, axis1):
         return _w(jnp.swapaxes(self._value, axis0, axis1))
 
-    def flatten(self, start_dim=0, end_dim=-1):
+    def t(self):
+        return _w(jnp.transpose(self._value))
+
+    def flatten(self, order="C", *, start_dim=0, end_dim=-1):
         v = self._value
         if v.ndim == 0:
             return _w(v.reshape(1))
@@ -78,30 +168,74 @@ class TensorMethods:
     def repeat(self, repeats, axis=None):
         return _w(jnp.repeat(self._value, repeats, axis))
 
+    def flip(self, dims):
+        return _w(jnp.flip(self._value, _axis(dims)))
+
+    def narrow(self, axis, start, length):
+        return _w(jax.lax.slice_in_dim(self._value, start, start + length, axis=axis))
+
+    def split(self, split_size_or_sections, axis=0):
+        from .. import ops
+        return ops.split(self, split_size_or_sections, axis)
+
+    def chunk(self, chunks, axis=0):
+        from .. import ops
+        return ops.chunk(self, chunks, axis)
+
+    def gather(self, input_indices, axis, batch_dims=0):
+        from .. import ops
+        return ops.gather(self, input_indices, axis, batch_dims)
+
+    def index_select(self, axis, index):
+        return _w(jnp.take(self._value, _a(index), axis=axis))
+
+    def masked_fill(self, mask, value):
+        v = self._value
+        return _w(jnp.where(_a(mask), jnp.asarray(_a(value), v.dtype), v))
+
+    def masked_select(self, mask):
+        return _w(jnp.asarray(np.asarray(self._value)[np.broadcast_to(np.asarray(_a(mask)), self.shape)]))
+
+    def where(self, condition, y):
+        return _w(jnp.where(_a(condition), self._value, _a(y)))
+
+    def nonzero(self, as_tuple=False):
+        idx = np.nonzero(self.asnumpy())
+        if as_tuple:
+            return tuple(_w(jnp.asarray(i, jnp.int64)) for i in idx)
+        return _w(jnp.asarray(np.stack(idx, -1).astype(np.int64)))
+
     # ---- reductions ----
     def sum(self, axis=None, dtype=None, keepdims=False, initial=None):
         v = self._value
-        dt = mstype.to_ms_dtype(dtype).to_numpy() if dtype is not None else (
-            v.dtype if v.dtype != jnp.bool_ else jnp.int64)
+        dt = _np_dtype(dtype) if dtype is not None else (jnp.int64 if v.dtype == jnp.bool_ else None)
         return _w(jnp.sum(v, _axis(axis), dtype=dt, keepdims=keepdims, initial=initial))
 
-    def mean(self, axis=None, keep_dims=False, keepdims=None):
-        return _w(jnp.mean(self._value, _axis(axis), keepdims=keep_dims if keepdims is None else keepdims))
+    def mean(self, axis=None, keep_dims=False, *, keepdims=None):
+        v = self._value
+        return _wf(jnp.mean(v, _axis(axis), keepdims=keep_dims if keepdims is None else keepdims), v)
 
-    def prod(self, axis=None, keep_dims=False):
-        return _w(jnp.prod(self._value, _axis(axis), keepdims=keep_dims))
+    def prod(self, axis=None, keep_dims=False, dtype=None):
+        return _w(jnp.prod(self._value, _axis(axis), keepdims=keep_dims,
+                           dtype=None if dtype is None else _np_dtype(dtype)))
 
     def max(self, axis=None, keepdims=False, *, initial=None, where=True, return_indices=False):
         v = jnp.max(self._value, _axis(axis), keepdims=keepdims, initial=initial, where=where)
         if return_indices:
-            return _w(v), _w(jnp.argmax(self._value, axis, keepdims=keepdims))
+            return _w(v), _w(jnp.argmax(self._value, axis, keepdims=keepdims).astype(jnp.int64))
         return _w(v)
 
     def min(self, axis=None, keepdims=False, *, initial=None, where=True, return_indices=False):
         v = jnp.min(self._value, _axis(axis), keepdims=keepdims, initial=initial, where=where)
         if return_indices:
-            return _w(v), _w(jnp.argmin(self._value, axis, keepdims=keepdims))
+            return _w(v), _w(jnp.argmin(self._value, axis, keepdims=keepdims).astype(jnp.int64))
         return _w(v)
+
+    def amax(self, axis=None, keepdims=False):
+        return _w(jnp.max(self._value, _axis(axis), keepdims=keepdims))
+
+    def amin(self, axis=None, keepdims=False):
+        return _w(jnp.min(self._value, _axis(axis), keepdims=keepdims))
 
     def argmax(self, axis=None, keepdims=False):
         return _w(jnp.argmax(self._value, axis, keepdims=keepdims).astype(jnp.int64))
@@ -109,14 +243,21 @@ class TensorMethods:
     def argmin(self, axis=None, keepdims=False):
         return _w(jnp.argmin(self._value, axis, keepdims=keepdims).astype(jnp.int64))
 
+    def argsort(self, axis=-1, descending=False):
+        v = self._value
+        return _w(jnp.argsort(-v if descending else v, axis=axis, stable=True).astype(jnp.int64))
+
     def std(self, axis=None, ddof=0, keepdims=False):
-        return _w(jnp.std(self._value, _axis(axis), ddof=ddof, keepdims=keepdims))
+        v = self._value
+        return _wf(jnp.std(v, _axis(axis), ddof=ddof, keepdims=keepdims), v)
 
     def var(self, axis=None, ddof=0, keepdims=False):
-        return _w(jnp.var(self._value, _axis(axis), ddof=ddof, keepdims=keepdims))
+        v = self._value
+        return _wf(jnp.var(v, _axis(axis), ddof=ddof, keepdims=keepdims), v)
 
-    def norm(self, ord=None, dim=None, keepdim=False):
-        return _w(jnp.linalg.norm(self._value, ord, _axis(dim), keepdims=keepdim))
+    def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
+        v = self._value
+        return _wf(jnp.linalg.norm(v, ord, _axis(dim), keepdims=keepdim), v)
 
     def all(self, axis=None, keep_dims=False):
         return _w(jnp.all(self._value, _axis(axis), keepdims=keep_dims))
@@ -125,36 +266,79 @@ class TensorMethods:
         return _w(jnp.any(self._value, _axis(axis), keepdims=keep_dims))
 
     def cumsum(self, axis=None, dtype=None):
-        return _w(jnp.cumsum(self._value, axis))
+        return _w(jnp.cumsum(self._value, axis, dtype=None if dtype is None else _np_dtype(dtype)))
+
+    def sort(self, axis=-1, descending=False):
+        v = self._value
+        idx = jnp.argsort(-v if descending else v, axis=axis, stable=True)
+        return _w(jnp.take_along_axis(v, idx, axis)), _w(idx.astype(jnp.int64))
+
+    def topk(self, k, dim=None, largest=True, sorted=True):
+        v = self._value
+        dim = -1 if dim is None else dim
+        moved = jnp.moveaxis(v if largest else -v, dim, -1)
+        vals, idx = jax.lax.top_k(moved, k)
+        vals, idx = jnp.moveaxis(vals, -1, dim), jnp.moveaxis(idx, -1, dim)
+        return _w(vals if largest else -vals), _w(idx.astype(jnp.int64))
 
     # ---- elementwise ----
     def abs(self):
         return _w(jnp.abs(self._value))
 
+    absolute = abs
+
+    def neg(self):
+        return _w(jnp.negative(self._value))
+
+    negative = neg
+
     def exp(self):
-        return _w(jnp.exp(self._value))
+        return _wf(jnp.exp(self._value), self._value)
 
     def log(self):
-        return _w(jnp.log(self._value))
+        return _wf(jnp.log(self._value), self._value)
+
+    def log1p(self):
+        return _wf(jnp.log1p(self._value), self._value)
 
     def sqrt(self):
-        return _w(jnp.sqrt(self._value))
+        return _wf(jnp.sqrt(self._value), self._value)
+
+    def rsqrt(self):
+        return _wf(jax.lax.rsqrt(self._value.astype(jnp.result_type(self._value, jnp.float32))), self._value)
 
     def square(self):
         return _w(jnp.square(self._value))
 
+    def reciprocal(self):
+        return _wf(jnp.reciprocal(self._value.astype(jnp.result_type(self._value, jnp.float32))), self._value)
+
     def pow(self, exponent):
-        return _w(jnp.power(self._value, _a(exponent)))
+        return self ** exponent
+
+    def sin(self):
+        return _wf(jnp.sin(self._value), self._value)
+
+    def cos(self):
+        return _wf(jnp.cos(self._value), self._value)
 
     def sigmoid(self):
-        import jax
-        return _w(jax.nn.sigmoid(self._value))
+        return _wf(jax.nn.sigmoid(self._value), self._value)
 
     def tanh(self):
-        return _w(jnp.tanh(self._value))
+        return _wf(jnp.tanh(self._value), self._value)
 
-    def round(self):
-        return _w(jnp.round(self._value))
+    def softmax(self, axis=-1):
+        return _wf(jax.nn.softmax(self._value, axis=axis), self._value)
+
+    def relu(self):
+        return _w(jax.nn.relu(self._value))
+
+    def sign(self):
+        return _w(jnp.sign(self._value))
+
+    def round(self, decimals=0):
+        return _w(jnp.round(self._value, decimals))
 
     def floor(self):
         return _w(jnp.floor(self._value))
@@ -162,47 +346,96 @@ class TensorMethods:
     def ceil(self):
         return _w(jnp.ceil(self._value))
 
-    def neg(self):
-        return _w(-self._value)
+    def trunc(self):
+        return _w(jnp.trunc(self._value))
 
     def clip(self, xmin=None, xmax=None):
         return _w(jnp.clip(self._value, _a(xmin), _a(xmax)))
 
     clamp = clip
 
-    def add(self, other):
-        return _w(self._value + _a(other))
+    def add(self, other, *, alpha=1):
+        return self + (other if alpha == 1 else other * alpha)
 
-    def sub(self, other):
-        return _w(self._value - _a(other))
+    def sub(self, other, *, alpha=1):
+        return self - (other if alpha == 1 else other * alpha)
 
     def mul(self, other):
-        return _w(self._value * _a(other))
+        return self * other
 
-    def div(self, other):
-        return _w(self._value / _a(other))
+    multiply = mul
+
+    def div(self, other, *, rounding_mode=None):
+        if rounding_mode == "floor":
+            return self // other
+        if rounding_mode == "trunc":
+            return (self / other).trunc()
+        return self / other
+
+    divide = true_divide = div
+
+    def floor_divide(self, other):
+        return self // other
+
+    def remainder(self, other):
+        return self % other
+
+    def maximum(self, other):
+        return _w(jnp.maximum(self._value, _a(other)))
+
+    def minimum(self, other):
+        return _w(jnp.minimum(self._value, _a(other)))
 
     def matmul(self, other):
-        return _w(jnp.matmul(self._value, _a(other)))
+        return self @ other
+
+    def dot(self, other):
+        return _w(jnp.dot(self._value, _a(other)))
 
     def equal(self, other):
-        return _w(self._value == _a(other))
+        return self == other
 
-    def masked_fill(self, mask, value):
-        return _w(jnp.where(_a(mask), jnp.asarray(_a(value), self._value.dtype), self._value))
+    eq = equal
 
-    def where(self, condition, y):
-        return _w(jnp.where(_a(condition), self._value, _a(y)))
+    def ne(self, other):
+        return self != other
 
-    def sort(self, axis=-1, descending=False):
-        v = self._value
-        idx = jnp.argsort(-v if descending else v, axis=axis)
-        return _w(jnp.take_along_axis(v, idx, axis)), _w(idx.astype(jnp.int64))
+    not_equal = ne
 
-    def topk(self, k, dim=-1, largest=True, sorted=True):
-        v = self._value
-        vals, idx = _topk(v if largest else -v, k, dim)
-        return _w(vals if largest else -vals), _w(idx.astype(jnp.int64))
+    def gt(self, other):
+        return self > other
+
+    greater = gt
+
+    def ge(self, other):
+        return self >= other
+
+    greater_equal = ge
+
+    def lt(self, other):
+        return self < other
+
+    less = lt
+
+    def le(self, other):
+        return self <= other
+
+    less_equal = le
+
+    def logical_not(self):
+        return _w(jnp.logical_not(self._value))
+
+    def logical_and(self, other):
+        return _w(jnp.logical_and(self._value, _a(other)))
+
+    def logical_or(self, other):
+        return _w(jnp.logical_or(self._value, _a(other)))
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return _w(jnp.isclose(self._value, _a(other), rtol, atol, equal_nan))
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return bool(jnp.allclose(self._value, _a(other), rtol, atol, equal_nan))
 
     def isfinite(self):
         return _w(jnp.isfinite(self._value))
@@ -210,13 +443,21 @@ class TensorMethods:
     def isnan(self):
         return _w(jnp.isnan(self._value))
 
-    def nonzero(self):
-        import numpy as np
-        return _w(jnp.asarray(np.stack(np.nonzero(np.asarray(self._value)), -1)))
+    def isinf(self):
+        return _w(jnp.isinf(self._value))
 
+    def lerp(self, end, weight):
+        v = self._value
+        return _w(v + _a(weight) * (_a(end) - v))
 
-def _topk(v, k, dim):
-    import jax
-    moved = jnp.moveaxis(v, dim, -1)
-    vals, idx = jax.lax.top_k(moved, k)
-    return jnp.moveaxis(vals, -1, dim), jnp.moveaxis(idx, -1, dim)
+    def diag(self):
+        return _w(jnp.diag(self._value))
+
+    def trace(self):
+        return _w(jnp.trace(self._value))
+
+    def tril(self, diagonal=0):
+        return _w(jnp.tril(self._value, diagonal))
+
+    def triu(self, diagonal=0):
+        return _w(jnp.triu(self._value, diagonal))

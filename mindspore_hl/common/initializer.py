@@ -8,14 +8,13 @@ from .seed import numpy_rng
 
 __all__ = ["Initializer", "initializer", "Normal", "TruncatedNormal", "Uniform", "XavierUniform", "XavierNormal",
            "HeUniform", "HeNormal", "Constant", "One", "Zero", "Orthogonal", "Identity", "Dirac",
-           "VarianceScaling"]
+           "VarianceScaling", "Sparse"]
 
 
 def _fans(shape):
-    if len(shape) < 1:
-        raise ValueError(f"Initializer: cannot compute fan-in/fan-out of a scalar (shape {tuple(shape)}).")
-    if len(shape) == 1:
-        return shape[0], shape[0]
+    if len(shape) < 2:
+        raise ValueError(f"Initializer: 'fan_in' and 'fan_out' can not be computed for a tensor with fewer than 2 "
+                         f"dimensions, but got shape {tuple(shape)}.")
     receptive = int(np.prod(shape[2:])) if len(shape) > 2 else 1
     return shape[1] * receptive, shape[0] * receptive
 
@@ -62,20 +61,22 @@ class Normal(Initializer):
 
 
 class TruncatedNormal(Initializer):
-    """Normal(mean, sigma) truncated to [a, b] (default: within two sigma)."""
+    """Normal(mean, sigma) restricted to the interval [a, b] (absolute bounds, as in MindSpore 2.x)."""
 
     def __init__(self, sigma=0.01, mean=0.0, a=-2.0, b=2.0):
         super().__init__(sigma=sigma, mean=mean, a=a, b=b)
+        if sigma < 0 or a >= b:
+            raise ValueError(f"TruncatedNormal: need sigma >= 0 and a < b, but got sigma={sigma}, a={a}, b={b}.")
         self.sigma, self.mean, self.a, self.b = sigma, mean, a, b
 
     def sample(self, shape, rng):
-        lo, hi = self.a, self.b
-        out = rng.normal(0.0, 1.0, shape)
-        bad = (out < lo) | (out > hi)
-        while bad.any():
-            out[bad] = rng.normal(0.0, 1.0, int(bad.sum()))
-            bad = (out < lo) | (out > hi)
-        return out * self.sigma + self.mean
+        out = rng.normal(self.mean, self.sigma, shape)
+        for _ in range(100):  # rejection sampling; the bounds are rarely far in the tails
+            bad = (out < self.a) | (out > self.b)
+            if not bad.any():
+                return out
+            out[bad] = rng.normal(self.mean, self.sigma, int(bad.sum()))
+        return np.clip(out, self.a, self.b)
 
 
 class Uniform(Initializer):
@@ -171,6 +172,8 @@ class Orthogonal(Initializer):
         self.gain = gain
 
     def sample(self, shape, rng):
+        if len(shape) < 2:
+            raise ValueError(f"Orthogonal initializer needs at least 2 dimensions, but got shape {tuple(shape)}.")
         rows, cols = shape[0], int(np.prod(shape[1:]))
         a = rng.normal(0.0, 1.0, (max(rows, cols), min(rows, cols)))
         q, r = np.linalg.qr(a)
@@ -186,12 +189,33 @@ class Identity(Initializer):
         return np.eye(*shape)
 
 
+class Sparse(Initializer):
+    """A 2-D matrix with ``ceil(sparsity * rows)`` zeros per column, the rest drawn from Normal(0, sigma)."""
+
+    def __init__(self, sparsity, sigma=0.01):
+        super().__init__(sparsity=sparsity, sigma=sigma)
+        self.sparsity, self.sigma = sparsity, sigma
+
+    def sample(self, shape, rng):
+        if len(shape) != 2:
+            raise ValueError(f"Sparse initializer needs a 2-D shape, but got {tuple(shape)}.")
+        rows, cols = shape
+        out = rng.normal(0.0, self.sigma, shape)
+        zeros = int(np.ceil(self.sparsity * rows))
+        for c in range(cols):
+            out[rng.permutation(rows)[:zeros], c] = 0.0
+        return out
+
+
 class Dirac(Initializer):
     def __init__(self, groups=1):
         super().__init__(groups=groups)
         self.groups = groups
 
     def sample(self, shape, rng):
+        if len(shape) not in (3, 4, 5) or shape[0] % self.groups:
+            raise ValueError(f"Dirac initializer needs a 3-D, 4-D or 5-D shape whose first dimension is divisible "
+                             f"by groups={self.groups}, but got {tuple(shape)}.")
         out = np.zeros(shape)
         per = shape[0] // self.groups
         centre = tuple(s // 2 for s in shape[2:])
@@ -205,34 +229,47 @@ _NAMES = {"normal": Normal, "truncatednormal": TruncatedNormal, "truncated_norma
           "uniform": Uniform, "xavier_uniform": XavierUniform, "xavieruniform": XavierUniform,
           "xavier_normal": XavierNormal, "he_uniform": HeUniform, "heuniform": HeUniform,
           "he_normal": HeNormal, "henormal": HeNormal, "ones": One, "one": One, "zeros": Zero, "zero": Zero,
-          "orthogonal": Orthogonal, "identity": Identity, "eye": Identity, "dirac": Dirac}
+          "orthogonal": Orthogonal, "identity": Identity, "eye": Identity, "dirac": Dirac,
+          "variancescaling": VarianceScaling, "variance_scaling": VarianceScaling}
 
 
 def initializer(init, shape=None, dtype=mstype.float32):
-    """Create a Tensor of ``shape`` and ``dtype`` from an Initializer, its name, a number or an array.
+    """Create a Tensor of ``shape`` and ``dtype`` from an Initializer, its name, a number or a Tensor.
+
+    Random initializers draw from the generator seeded by ``ms.set_seed``.
 
     Example:
         >>> w = initializer(HeUniform(math.sqrt(5)), (6, 1, 5, 5), ms.float32)
     """
     from .tensor import Tensor
-    shape = (shape,) if isinstance(shape, int) else tuple(shape or ())
+    if isinstance(shape, (int, np.integer)):
+        shape = (int(shape),)
+    elif shape is not None:
+        shape = tuple(shape)
+        if not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) and s > 0 for s in shape):
+            raise ValueError(f"For 'initializer', the argument 'shape' must contain positive integers, but got {shape}.")
     dtype = mstype.to_ms_dtype(dtype)
-    if isinstance(init, Tensor):
-        if tuple(init.shape) != shape and shape:
-            raise ValueError(f"initializer: the Tensor's shape {tuple(init.shape)} does not match {shape}.")
-        return init.astype(dtype)
     if isinstance(init, np.ndarray):
-        return initializer(Tensor(init), shape or init.shape, dtype)
-    if isinstance(init, bool) or isinstance(init, (int, float, np.number)):
+        init = Tensor(init)
+    if isinstance(init, Tensor):
+        if shape is not None and tuple(init.shape) != shape:
+            raise ValueError(f"For 'initializer', the shape of the 'init' Tensor {list(init.shape)} is not the same "
+                             f"as 'shape' {list(shape)}.")
+        return init if init.dtype == dtype else init.astype(dtype)
+    if isinstance(init, (bool, int, float, np.number)):
         init = Constant(init)
     elif isinstance(init, str):
         key = init.lower()
         if key not in _NAMES:
-            raise ValueError(f"initializer: unknown initializer name {init!r}; known: {sorted(set(_NAMES))}.")
+            raise ValueError(f"For 'initializer', the initializer name {init!r} is unknown; known names: "
+                             f"{sorted(set(_NAMES))}.")
         init = _NAMES[key]()
     elif isinstance(init, type) and issubclass(init, Initializer):
         init = init()
     if not isinstance(init, Initializer):
-        raise TypeError(f"initializer: 'init' must be an Initializer, str, number or Tensor, got {type(init).__name__}.")
-    values = np.asarray(init.sample(shape, numpy_rng()))
+        raise TypeError(f"For 'initializer', 'init' must be a Tensor, number, str or Initializer, but got "
+                        f"{type(init).__name__}.")
+    if shape is None:
+        raise ValueError("For 'initializer', 'shape' is required unless 'init' is a Tensor.")
+    values = np.asarray(init.sample(shape, numpy_rng()), dtype=np.float64 if dtype.is_floating else None)
     return Tensor(values.astype(dtype.to_numpy()))

@@ -51,6 +51,11 @@ class Parameter(Tensor):
     def data(self):
         return self
 
+    def value(self):
+        """The current value as a plain Tensor."""
+        from .tensor import wrap
+        return wrap(self._value)
+
     def set_data(self, data, slice_shape=False):
         """Replace the value (cast to this Parameter's dtype); inside a compiled step it records an update."""
         arr = to_array(data)

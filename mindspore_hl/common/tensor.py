@@ -1,23 +1,35 @@
 """``Tensor``: MindSpore's tensor, a thin shell over a ``jax.Array`` (or a tracer while compiling)."""
-import numpy as np
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from . import dtype as mstype
+from ._format import tensor_repr
 from ._tensor_methods import TensorMethods
 
-__all__ = ["Tensor", "to_array", "wrap"]
+__all__ = ["Tensor", "to_array", "wrap", "is_tensor"]
+
+_F64 = np.dtype(np.float64)
+_F32 = np.dtype(np.float32)
+_ARRAY_TYPES = (jax.Array, jax.core.Tracer)
 
 
 def _infer_python(data):
     """MindSpore's default dtypes for Python data: int -> Int64, float -> Float32, bool -> Bool."""
-    arr = np.asarray(data)
-    if arr.dtype == np.float64:
+    try:
+        arr = np.asarray(data)
+    except ValueError as e:  # ragged nested lists
+        raise ValueError(f"Tensor: cannot build a tensor from {type(data).__name__} {data!r:.80}: {e}") from None
+    kind = arr.dtype.kind
+    if kind == "f" and arr.dtype == _F64:
         return arr.astype(np.float32)
-    if arr.dtype.kind in "iu" and arr.dtype != np.int64 and not isinstance(data, np.ndarray):
+    if kind in "iu" and arr.dtype != np.int64:
         return arr.astype(np.int64)
-    if arr.dtype.kind in "US" or arr.dtype == object:
-        raise TypeError(f"Tensor: cannot build a tensor from {type(data).__name__} data {data!r:.80}")
+    if kind == "c" and arr.dtype == np.complex128:
+        return arr.astype(np.complex64)
+    if kind in "USO":
+        raise TypeError(f"Tensor: input_data must be a number, bool, list, tuple, NumPy array or Tensor, but got "
+                        f"{type(data).__name__} {data!r:.80}.")
     return arr
 
 
@@ -25,24 +37,28 @@ def to_array(data, dtype=None):
     """Convert Tensor / array / NumPy / Python data to a JAX array with MindSpore's default dtypes."""
     if isinstance(data, Tensor):
         arr = data._value
-    elif isinstance(data, (jax.Array, jax.core.Tracer)):
+    elif isinstance(data, _ARRAY_TYPES):
         arr = data
-    elif isinstance(data, np.ndarray) or np.isscalar(data) and isinstance(data, np.generic):
+    elif isinstance(data, (np.ndarray, np.generic)):
         arr = np.asarray(data)
-    elif isinstance(data, (list, tuple)) and any(isinstance(d, Tensor) for d in data):
+        if arr.dtype.kind in "USO":
+            raise TypeError(f"Tensor: NumPy arrays of dtype {arr.dtype} cannot become tensors.")
+    elif isinstance(data, (list, tuple)) and any(isinstance(d, (Tensor,) + _ARRAY_TYPES) for d in data):
         arr = jnp.stack([to_array(d) for d in data])
     else:
         arr = _infer_python(data)
     if dtype is not None:
         np_dt = mstype.to_ms_dtype(dtype).to_numpy()
+        if np_dt is None:
+            raise TypeError(f"Tensor: dtype {dtype} cannot hold tensor data.")
         if arr.dtype != np_dt:
             arr = arr.astype(np_dt)
     return jnp.asarray(arr) if isinstance(arr, np.ndarray) else arr
 
 
 def wrap(x):
-    """Wrap arrays (and nests of them) into Tensors; leave other values alone."""
-    if isinstance(x, (jax.Array, jax.core.Tracer)):
+    """Wrap arrays (and tuples/lists of them) into Tensors; leave other values alone."""
+    if isinstance(x, _ARRAY_TYPES):
         t = Tensor.__new__(Tensor)
         t._data = x
         t._init = None
@@ -54,49 +70,73 @@ def wrap(x):
     return x
 
 
-def _arr(x):
-    return x._value if isinstance(x, Tensor) else x
+def is_tensor(obj):
+    """True if ``obj`` is a Tensor (or Parameter)."""
+    return isinstance(obj, Tensor)
 
 
-def _index(idx):
-    if isinstance(idx, tuple):
-        return tuple(_arr(i) for i in idx)
-    return _arr(idx)
+def _operand(x):
+    """An operator's other operand as an array or weakly typed Python scalar."""
+    if isinstance(x, Tensor):
+        return x._value
+    if isinstance(x, np.generic):
+        return x.item()  # NumPy scalars behave like Python scalars (they do not widen the tensor's dtype)
+    if isinstance(x, (list, tuple)):
+        return to_array(x)
+    return x
 
 
-def _binary(fn, name):
-    def method(self, other):
-        a = self._value
-        b = _arr(other)
-        try:
-            out = fn(a, b)
-        except TypeError as e:
-            if not isinstance(other, (Tensor, jax.Array, np.ndarray, int, float, bool, complex, np.generic)):
-                return NotImplemented
-            raise TypeError(f"For '{name}', unsupported operand types: {_desc(self)} and {_desc(other)}") from e
-        except ValueError as e:
-            raise ValueError(f"For '{name}', shapes cannot be broadcast together: {_desc(self)} and "
-                             f"{_desc(other)}.") from e
-        # MindSpore keeps Float32 when an int tensor meets a Python float (JAX with x64 would give Float64).
-        if out.dtype == jnp.float64 and isinstance(other, float) and a.dtype != jnp.float64:
-            out = out.astype(jnp.float32)
-        return wrap(out)
-    method.__name__ = name
-    return method
+def guard_f64(out, a, b=None):
+    """MindSpore never widens to Float64 unless an operand is Float64 (JAX's x64 mode would)."""
+    if out.dtype == _F64 and getattr(a, "dtype", None) != _F64 and getattr(b, "dtype", None) != _F64:
+        return out.astype(_F32)
+    return out
 
 
-def _rbinary(fn, name):
-    forward = _binary(lambda a, b: fn(b, a), name)
-    forward.__name__ = "r" + name
-    return forward
-
-
-def _desc(x):
+def describe(x):
+    """A short description of a value for error messages."""
     if isinstance(x, Tensor):
         return f"Tensor(shape={list(x.shape)}, dtype={x.dtype})"
     if hasattr(x, "shape") and hasattr(x, "dtype"):
-        return f"array(shape={list(x.shape)}, dtype={x.dtype})"
-    return f"{type(x).__name__} {x!r:.40}"
+        return f"Tensor(shape={list(x.shape)}, dtype={mstype.from_numpy(x.dtype) if x.dtype.kind != 'V' else x.dtype})"
+    if isinstance(x, (list, tuple)) and len(x) <= 8:
+        inner = ", ".join(describe(v) for v in x)
+        return f"({inner})" if isinstance(x, tuple) else f"[{inner}]"
+    r = repr(x)
+    return r if len(r) < 60 else type(x).__name__
+
+
+def _binary(fn, name, reflected=False):
+    def method(self, other):
+        if not isinstance(other, _OK_OPERANDS):
+            return NotImplemented
+        a, b = self._value, _operand(other)
+        if reflected:
+            a, b = b, a
+        try:
+            out = fn(a, b)
+        except (TypeError, ValueError) as e:
+            if getattr(e, "_names_op", False):
+                raise
+            left, right = (other, self) if reflected else (self, other)
+            if "shape" in str(e):
+                raise ValueError(f"For '{name}', the shapes of the two inputs cannot be broadcast together: "
+                                 f"{describe(left)} and {describe(right)}.") from None
+            raise TypeError(f"For '{name}', unsupported operand types: {describe(left)} and {describe(right)} "
+                            f"({e}).") from None
+        return wrap(guard_f64(out, a, b))
+    method.__name__ = ("__r%s__" if reflected else "__%s__") % name
+    return method
+
+
+def _matmul(a, b):
+    from ..ops._linalg import check_matmul
+    check_matmul("matmul", a, b)
+    return jnp.matmul(a, b)
+
+
+def _truediv(a, b):
+    return jnp.true_divide(a, b)
 
 
 class Tensor(TensorMethods):
@@ -114,12 +154,13 @@ class Tensor(TensorMethods):
 
     __array_priority__ = 100
 
-    def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None,
+                 internal=False):
         self._init = None
         if init is not None:
             if shape is None or dtype is None:
                 raise ValueError("Tensor: lazy initialisation with 'init' needs both 'shape' and 'dtype'.")
-            self._init = (init, tuple(shape) if not isinstance(shape, int) else (shape,), dtype)
+            self._init = (init, (shape,) if isinstance(shape, int) else tuple(shape), mstype.to_ms_dtype(dtype))
             self._data = None
             return
         if input_data is None:
@@ -140,6 +181,11 @@ class Tensor(TensorMethods):
     def _set_value(self, value):
         self._data = value
 
+    @property
+    def has_init(self):
+        """True while the tensor is still lazily initialised (see ``init_data``)."""
+        return self._data is None and self._init is not None
+
     def init_data(self, slice_index=None, shape=None, opt_shard_group=None):
         """Materialise a lazily initialised tensor; returns self."""
         if self._init is not None:
@@ -151,9 +197,10 @@ class Tensor(TensorMethods):
 
     @classmethod
     def from_numpy(cls, array):
+        """A Tensor holding ``array``'s values and dtype."""
         return cls(np.asarray(array))
 
-    # ---- attributes -----------------------------------------------------------------------------
+    # ---- attributes ---------------------------------------------------------------------------
     @property
     def shape(self):
         if self._data is None:
@@ -163,7 +210,7 @@ class Tensor(TensorMethods):
     @property
     def dtype(self):
         if self._data is None:
-            return mstype.to_ms_dtype(self._init[2])
+            return self._init[2]
         return mstype.from_numpy(self._data.dtype)
 
     @property
@@ -184,7 +231,11 @@ class Tensor(TensorMethods):
 
     @property
     def strides(self):
-        return _c_strides(self.shape, self.itemsize)
+        strides, acc = [], self.itemsize
+        for s in reversed(self.shape):
+            strides.append(acc)
+            acc *= s
+        return tuple(reversed(strides))
 
     @property
     def T(self):
@@ -211,86 +262,61 @@ class Tensor(TensorMethods):
         a = self.asnumpy()
         return a.astype(dtype) if dtype is not None else a
 
-    def item(self, index=None):
-        a = self.asnumpy()
-        return a.item() if index is None else a.item(index)
-
-    def tolist(self):
-        return self.asnumpy().tolist()
-
-    def astype(self, dtype, copy=True):
-        return wrap(self._value.astype(mstype.to_ms_dtype(dtype).to_numpy()))
-
-    to = astype
-
-    def float(self):
-        return self.astype(mstype.float32)
-
-    def half(self):
-        return self.astype(mstype.float16)
-
-    def int(self):
-        return self.astype(mstype.int32)
-
-    def long(self):
-        return self.astype(mstype.int64)
-
-    def bool(self):
-        return self.astype(mstype.bool_)
-
-    def double(self):
-        return self.astype(mstype.float64)
-
-    def set_dtype(self, dtype):
-        self._set_value(self._value.astype(mstype.to_ms_dtype(dtype).to_numpy()))
-        return self
-
-    def copy(self):
-        return wrap(jnp.array(self._value, copy=True))
-
-    def assign_value(self, value):
-        self._set_value(to_array(value, self.dtype))
-        return self
-
-    def fill(self, value):
-        return wrap(jnp.full(self.shape, value, self._value.dtype))
-
     def __int__(self):
-        return int(self.asnumpy())
+        return int(self._scalar("int"))
 
     def __float__(self):
-        return float(self.asnumpy())
+        return float(self._scalar("float"))
 
     def __index__(self):
-        return int(self.asnumpy())
+        if self.dtype.to_numpy().kind not in "iub":
+            raise TypeError(f"only integer tensors can be used as an index, but got {self.dtype}.")
+        return int(self._scalar("index"))
+
+    def _scalar(self, what):
+        if self.size != 1:
+            raise TypeError(f"{what}() needs a Tensor with one element, but got shape {list(self.shape)}.")
+        return self.asnumpy().reshape(())
 
     def __bool__(self):
         v = self._value
         if isinstance(v, jax.core.Tracer):
             raise _tracer_bool_error()
-        return bool(np.asarray(v))
+        if self.size != 1:
+            raise ValueError(f"The truth value of a Tensor with {self.size} elements (shape {list(self.shape)}) is "
+                             f"ambiguous. Use .any() or .all().")
+        return bool(np.asarray(v).reshape(()))
 
     def __format__(self, spec):
         if self.ndim == 0 and spec:
             return format(self.item(), spec)
         return format(str(self), spec)
 
+    def __reduce__(self):
+        return (_rebuild, (self.asnumpy(),))
+
     # ---- containers ---------------------------------------------------------------------------
     def __len__(self):
         if not self.shape:
-            raise TypeError("len() of a 0-d Tensor")
+            raise TypeError("len() of a 0-d Tensor is not defined.")
         return self.shape[0]
 
     def __iter__(self):
-        for i in range(len(self)):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d Tensor.")
+        for i in range(self.shape[0]):
             yield self[i]
 
     def __getitem__(self, idx):
-        return wrap(self._value[_index(idx)])
+        try:
+            return wrap(self._value[_index(idx)])
+        except IndexError as e:
+            raise IndexError(f"For 'Tensor.__getitem__', index {idx!r} is out of range for shape "
+                             f"{list(self.shape)}: {e}") from None
 
     def __setitem__(self, idx, value):
         v = self._value
-        self._set_value(v.at[_index(idx)].set(jnp.asarray(_arr(value), v.dtype)))
+        self._set_value(v.at[_index(idx)].set(jnp.asarray(_operand(value), v.dtype)))
 
     __hash__ = object.__hash__
 
@@ -299,8 +325,7 @@ class Tensor(TensorMethods):
         v = self._value
         if isinstance(v, jax.core.Tracer):
             return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=<traced>)"
-        body = np.array2string(np.asarray(v), separator=", ")
-        return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=\n{body})"
+        return tensor_repr(np.asarray(v), str(self.dtype))
 
     def __str__(self):
         v = self._value
@@ -309,26 +334,27 @@ class Tensor(TensorMethods):
         return str(np.asarray(v))
 
     # ---- operators ----------------------------------------------------------------------------
-    __add__, __radd__ = _binary(jnp.add, "add"), _rbinary(jnp.add, "add")
-    __sub__, __rsub__ = _binary(jnp.subtract, "sub"), _rbinary(jnp.subtract, "sub")
-    __mul__, __rmul__ = _binary(jnp.multiply, "mul"), _rbinary(jnp.multiply, "mul")
-    __truediv__, __rtruediv__ = _binary(jnp.true_divide, "div"), _rbinary(jnp.true_divide, "div")
-    __floordiv__, __rfloordiv__ = _binary(jnp.floor_divide, "floor_div"), _rbinary(jnp.floor_divide, "floor_div")
-    __mod__, __rmod__ = _binary(jnp.mod, "mod"), _rbinary(jnp.mod, "mod")
-    __pow__, __rpow__ = _binary(jnp.power, "pow"), _rbinary(jnp.power, "pow")
-    __matmul__, __rmatmul__ = _binary(jnp.matmul, "matmul"), _rbinary(jnp.matmul, "matmul")
-    __and__, __rand__ = _binary(jnp.logical_and, "logical_and"), _rbinary(jnp.logical_and, "logical_and")
-    __or__, __ror__ = _binary(jnp.logical_or, "logical_or"), _rbinary(jnp.logical_or, "logical_or")
-    __xor__, __rxor__ = _binary(jnp.logical_xor, "logical_xor"), _rbinary(jnp.logical_xor, "logical_xor")
-    __eq__ = _binary(jnp.equal, "equal")
-    __ne__ = _binary(jnp.not_equal, "not_equal")
-    __lt__ = _binary(jnp.less, "less")
-    __le__ = _binary(jnp.less_equal, "less_equal")
-    __gt__ = _binary(jnp.greater, "greater")
-    __ge__ = _binary(jnp.greater_equal, "greater_equal")
+    __add__, __radd__ = _binary(jnp.add, "add"), _binary(jnp.add, "add", True)
+    __sub__, __rsub__ = _binary(jnp.subtract, "sub"), _binary(jnp.subtract, "sub", True)
+    __mul__, __rmul__ = _binary(jnp.multiply, "mul"), _binary(jnp.multiply, "mul", True)
+    __truediv__, __rtruediv__ = _binary(_truediv, "truediv"), _binary(_truediv, "truediv", True)
+    __floordiv__, __rfloordiv__ = _binary(jnp.floor_divide, "floordiv"), _binary(jnp.floor_divide, "floordiv", True)
+    __mod__, __rmod__ = _binary(jnp.mod, "mod"), _binary(jnp.mod, "mod", True)
+    __pow__, __rpow__ = _binary(jnp.power, "pow"), _binary(jnp.power, "pow", True)
+    __matmul__, __rmatmul__ = _binary(_matmul, "matmul"), _binary(_matmul, "matmul", True)
+    __and__, __rand__ = _binary(jnp.bitwise_and, "and"), _binary(jnp.bitwise_and, "and", True)
+    __or__, __ror__ = _binary(jnp.bitwise_or, "or"), _binary(jnp.bitwise_or, "or", True)
+    __xor__, __rxor__ = _binary(jnp.bitwise_xor, "xor"), _binary(jnp.bitwise_xor, "xor", True)
+    __lshift__, __rshift__ = _binary(jnp.left_shift, "lshift"), _binary(jnp.right_shift, "rshift")
+    __eq__ = _binary(jnp.equal, "eq")
+    __ne__ = _binary(jnp.not_equal, "ne")
+    __lt__ = _binary(jnp.less, "lt")
+    __le__ = _binary(jnp.less_equal, "le")
+    __gt__ = _binary(jnp.greater, "gt")
+    __ge__ = _binary(jnp.greater_equal, "ge")
 
     def __neg__(self):
-        return wrap(-self._value)
+        return wrap(jnp.negative(self._value))
 
     def __pos__(self):
         return self
@@ -341,20 +367,33 @@ class Tensor(TensorMethods):
         return wrap(jnp.logical_not(v) if v.dtype == jnp.bool_ else jnp.invert(v))
 
 
-def _c_strides(shape, itemsize):
-    strides, acc = [], itemsize
-    for s in reversed(shape):
-        strides.append(acc)
-        acc *= s
-    return tuple(reversed(strides))
+_OK_OPERANDS = (Tensor, jax.Array, jax.core.Tracer, np.ndarray, np.generic, int, float, bool, complex, list, tuple)
+
+
+def _index(idx):
+    if isinstance(idx, tuple):
+        return tuple(_index_item(i) for i in idx)
+    return _index_item(idx)
+
+
+def _index_item(i):
+    if isinstance(i, Tensor):
+        return i._value
+    if isinstance(i, list):
+        return jnp.asarray(np.asarray(i))
+    return i
+
+
+def _rebuild(array):
+    return Tensor(array)
 
 
 def _tracer_bool_error():
     return TypeError(
         "A Tensor's truth value was used in Python control flow (if/while/and/or) while the function was "
-        "being compiled (GRAPH_MODE / ms.jit), where the value is not known yet. Fix: use "
-        "ops.select / ops.where for elementwise choices, mindspore_hl.ops.cond / while_loop for control "
-        "flow, or run the Cell in PYNATIVE_MODE (ms.set_context(mode=ms.PYNATIVE_MODE)).")
+        "being compiled (GRAPH_MODE / ms.jit / grad), where the value is not known yet. Fix: use "
+        "ops.select / ops.where for elementwise choices, ops.cond / ops.while_loop / ops.fori_loop for "
+        "control flow, or run the Cell in PYNATIVE_MODE (ms.set_context(mode=ms.PYNATIVE_MODE)).")
 
 
 def _unflatten(_, children):

@@ -66,15 +66,18 @@ class Dataset:
 
     # ----------------------------------------------------------------- pipeline operations
     def map(self, operations=None, input_columns=None, output_columns=None, num_parallel_workers=None,
-            python_multiprocessing=False, cache=None, callbacks=None, max_rowsize=None, offload=None):
+            python_multiprocessing=False, cache=None, callbacks=None, max_rowsize=None, offload=None,
+            column_order=None):
         """Apply transforms / Python callables to columns.
 
         Args: operations (transform, callable or list of them), input_columns (str | list): default the first
             column, output_columns (str | list): default input_columns, num_parallel_workers (int): worker threads
             (default ``ds.config.get_num_parallel_workers()``). ``python_multiprocessing``, ``cache``,
             ``callbacks``, ``max_rowsize`` and ``offload`` are accepted for compatibility; workers are threads.
-        Returns: MapDataset."""
-        return _ops.MapDataset(self, operations, input_columns, output_columns, num_parallel_workers)
+            column_order (list, MindSpore 1.x): the columns to keep afterwards, in order.
+        Returns: MapDataset (a ProjectDataset over it with ``column_order``)."""
+        mapped = _ops.MapDataset(self, operations, input_columns, output_columns, num_parallel_workers)
+        return mapped if column_order is None else mapped.project(column_order)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, per_batch_map=None,
               input_columns=None, output_columns=None, **kwargs):

@@ -16,14 +16,19 @@ _IDX_TYPES = {0x08: np.dtype(np.uint8), 0x09: np.dtype(np.int8), 0x0B: np.dtype(
               0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
 
 
-def parse_idx(data, name):
+def parse_idx(data, name, expected_magic=None):
     """Parse the bytes of an IDX file into an ndarray (read-only view of ``data`` for uint8).
 
+    Args: data (bytes), name (str): the file, for messages, expected_magic (int | None): e.g. 0x803 for images.
     Raises DatasetFormatError naming ``name`` for a wrong magic number, a short header or data, or trailing
     bytes."""
     if len(data) < 4:
         raise DatasetFormatError(f"{name}: not an IDX file: {len(data)} bytes, shorter than the 4-byte magic number")
     z0, z1, code, ndim = data[0], data[1], data[2], data[3]
+    if expected_magic is not None and struct.unpack(">I", bytes(data[:4]))[0] != expected_magic:
+        raise DatasetFormatError(f"{name}: wrong magic number 0x{struct.unpack('>I', bytes(data[:4]))[0]:08x} "
+                                 f"(expected 0x{expected_magic:08x} for an IDX "
+                                 f"{'image' if expected_magic == 0x803 else 'label'} file)")
     if z0 or z1 or code not in _IDX_TYPES or ndim == 0:
         magic = struct.unpack(">I", bytes(data[:4]))[0]
         raise DatasetFormatError(f"{name}: wrong magic number 0x{magic:08x} for an IDX file (expected "
@@ -39,17 +44,18 @@ def parse_idx(data, name):
     for d in dims:
         count *= d
     expected = header + count * dtype.itemsize
+    shape = str(dims) if ndim <= 8 else f"({', '.join(map(str, dims[:8]))}, ... {ndim} dims)"
     if len(data) < expected:
-        raise DatasetFormatError(f"{name}: truncated IDX file: the header announces shape {dims} "
+        raise DatasetFormatError(f"{name}: truncated IDX file: the header announces shape {shape} "
                                  f"({expected} bytes in all) but the file has {len(data)} bytes")
     if len(data) > expected:
         raise DatasetFormatError(f"{name}: {len(data) - expected} unexpected bytes after the IDX data of shape "
-                                 f"{dims} ({expected} bytes expected)")
+                                 f"{shape} ({expected} bytes expected)")
     arr = np.frombuffer(data, dtype=dtype, count=count, offset=header).reshape(dims)
     return arr if dtype.byteorder in "=|" else arr.astype(dtype.newbyteorder("="))
 
 
-def read_idx_file(path):
+def read_idx_file(path, expected_magic=None):
     """Read an IDX file, gunzipping it when it is gzip data. Raises DatasetFormatError for bad files."""
     try:
         with open(path, "rb") as f:
@@ -61,23 +67,23 @@ def read_idx_file(path):
             raw = gzip.decompress(raw)
         except (OSError, EOFError, zlib.error) as e:
             raise DatasetFormatError(f"{path}: corrupt gzip data: {e}") from e
-    return parse_idx(raw, path)
+    return parse_idx(raw, path, expected_magic)
 
 
 _cache = {}
 _cache_lock = threading.Lock()
 
 
-def _cached_idx(path):
+def _cached_idx(path, expected_magic):
     """Parsed files stay in memory keyed by (path, size, mtime): building many datasets reads a file once."""
     st = os.stat(path)
     key = (path, st.st_size, st.st_mtime_ns)
     with _cache_lock:
         hit = _cache.get(key)
     if hit is None:
-        hit = read_idx_file(path)
+        hit = read_idx_file(path, expected_magic)
         with _cache_lock:
-            if len(_cache) >= 16:
+            if len(_cache) >= 8:
                 _cache.pop(next(iter(_cache)))
             _cache[key] = hit
     return hit
@@ -105,7 +111,7 @@ def load_idx_pair(op, dataset_dir, usage):
             if path is None:
                 raise DatasetFormatError(f"{op}: {os.path.join(dataset_dir, stem)} (or {stem}.gz) not found; "
                                          f"usage={usage!r} needs {img_stem} and {lbl_stem}")
-        img, lbl = _cached_idx(img_path), _cached_idx(lbl_path)
+        img, lbl = _cached_idx(img_path, 0x803), _cached_idx(lbl_path, 0x801)
         if img.ndim != 3 or img.dtype != np.uint8:
             raise DatasetFormatError(f"{op}: {img_path}: expected uint8 images of shape (N, rows, cols), got "
                                      f"{img.dtype} of shape {img.shape}")

@@ -1,6 +1,6 @@
 """Iterators: a producer thread runs the pipeline and hands finished blocks to the training thread through a
 bounded queue; the iterator cuts blocks into rows (views, no copies) and wraps them as Tensors if asked."""
-import queue
+import collections
 import threading
 import weakref
 
@@ -21,32 +21,40 @@ class _Failure:
         self.exc = exc
 
 
-
 class _Execution:
-    """One run of a pipeline over ``num_epochs`` epochs (-1: unbounded) on a daemon producer thread."""
+    """One run of a pipeline over ``num_epochs`` epochs (-1: unbounded) on a daemon producer thread.
+
+    The hand-off holds at most ``ds.config.get_prefetch_size()`` rows (batches, after ``batch``) beyond the
+    block being added, so memory stays bounded whatever the block size."""
 
     def __init__(self, root, num_epochs):
         self.ctx = Context(root)
-        self.queue = queue.Queue(maxsize=config.get_prefetch_size())
         self.root, self.num_epochs = root, num_epochs
+        self._limit = config.get_prefetch_size()
+        self._items = collections.deque()
+        self._rows = 0
+        self._cond = threading.Condition()
         self.thread = threading.Thread(target=self._produce, name="mindspore_hl-dataset-pipeline", daemon=True)
         self.thread.start()
 
-    def _put(self, item):
-        while not self.ctx.stop.is_set():
-            try:
-                self.queue.put(item, timeout=0.05)
-                return True
-            except queue.Full:
-                continue
-        return False
+    def _put(self, item, rows=0):
+        with self._cond:
+            while self._items and self._rows + rows > self._limit and not self.ctx.stop.is_set():
+                self._cond.wait(0.05)
+            if self.ctx.stop.is_set():
+                return False
+            self._items.append((item, rows))
+            self._rows += rows
+            self._cond.notify_all()
+            return True
 
     def _produce(self):
         try:
             epoch = 0
             while self.num_epochs < 0 or epoch < self.num_epochs:
                 for block in self.root._blocks(self.ctx, (epoch,), self.root._preferred_rows()):
-                    if nrows(block) and not self._put(block):
+                    n = nrows(block)
+                    if n and not self._put(block, n):
                         return
                 if not self._put(_EPOCH_END):
                     return
@@ -58,15 +66,21 @@ class _Execution:
             self.ctx.close()
 
     def get(self):
-        while True:
-            try:
-                return self.queue.get(timeout=0.1)
-            except queue.Empty:
-                if not self.thread.is_alive() and self.queue.empty():
+        with self._cond:
+            while not self._items:
+                if not self.thread.is_alive():
                     return _Failure(RuntimeError("dataset: the pipeline thread stopped without a result"))
+                self._cond.wait(0.1)
+            item, rows = self._items.popleft()
+            self._rows -= rows
+            self._cond.notify_all()
+            return item
 
     def stop(self):
         self.ctx.close()
+        with self._cond:
+            self._items.clear()
+            self._cond.notify_all()
 
 
 def _to_tensor(array):

@@ -136,8 +136,8 @@ class BatchDataset(Dataset):
 
     def _num_rows(self):
         n = self.children[0]._num_rows()
-        if n is None:
-            return None
+        if n is None or n == -1:
+            return n
         return n // self.batch_size if self.drop_remainder else -(-n // self.batch_size)
 
     def get_batch_size(self):

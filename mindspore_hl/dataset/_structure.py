@@ -4,9 +4,9 @@ import numbers
 
 import numpy as np
 
-from ._block import concat, nrows, slice_block
+from ._block import nrows, slice_block
 from ._dataset import Dataset, column_list
-from ._samplers import SequentialSampler, SubsetRandomSampler, SubsetSampler
+from ._samplers import SubsetRandomSampler, SubsetSampler
 
 __all__ = ["RepeatDataset", "TakeDataset", "SkipDataset", "ProjectDataset", "RenameDataset", "ZipDataset",
            "ConcatDataset", "split"]

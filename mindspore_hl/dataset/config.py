@@ -13,6 +13,7 @@ _state = {
     "top_seed_at_set": None,      # mindspore_hl.set_seed's value when set_seed was called (see effective_seed)
     "num_parallel_workers": max(1, min(8, os.cpu_count() or 1)),
     "prefetch_size": 16,
+    "generation": 0,              # bumped by every set_seed: eager random transforms restart their stream
 }
 
 
@@ -36,6 +37,7 @@ def set_seed(seed):
     _check_int("set_seed", seed, 0)
     _state["seed"] = int(seed)
     _state["top_seed_at_set"] = _top_level_seed()
+    _state["generation"] += 1
 
 
 def effective_seed():

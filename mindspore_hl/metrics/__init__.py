@@ -1,2 +1,60 @@
-"""metrics."""
-__all__ = []
+"""Evaluation metrics (``mindspore.train`` / ``mindspore.nn`` metrics): ``Metric`` objects with clear / update / eval.
+
+String names accepted by ``Model(metrics={...})`` are listed by :func:`names`.
+"""
+from ._metric import Metric, rearrange_inputs
+from ._classification import (Accuracy, ConfusionMatrix, F1, Fbeta, Precision, Recall, Top1CategoricalAccuracy,
+                              Top5CategoricalAccuracy, TopKCategoricalAccuracy)
+from ._regression import MAE, MSE, Dice, Loss, Perplexity
+from ._roc import ROC, auc
+
+__all__ = ["names", "get_metric_fn", "get_metrics", "Metric", "rearrange_inputs", "Accuracy", "MAE", "MSE",
+           "Precision", "Recall", "Fbeta", "F1", "Dice", "ROC", "auc", "TopKCategoricalAccuracy",
+           "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "Loss", "Perplexity", "ConfusionMatrix"]
+
+_FACTORY = {
+    "accuracy": Accuracy,
+    "acc": Accuracy,
+    "precision": Precision,
+    "recall": Recall,
+    "F1": F1,
+    "dice": Dice,
+    "roc": ROC,
+    "auc": auc,
+    "topk": TopKCategoricalAccuracy,
+    "top_1_accuracy": Top1CategoricalAccuracy,
+    "top_5_accuracy": Top5CategoricalAccuracy,
+    "mae": MAE,
+    "mse": MSE,
+    "loss": Loss,
+    "perplexity": Perplexity,
+    "confusion_matrix": ConfusionMatrix,
+}
+
+
+def names():
+    """The sorted metric names accepted by :func:`get_metric_fn` and ``Model(metrics={...})``."""
+    return sorted(_FACTORY)
+
+
+def get_metric_fn(name, *args, **kwargs):
+    """A new metric object for ``name`` (see :func:`names`), built with ``*args, **kwargs``."""
+    if name not in _FACTORY:
+        raise KeyError(f"For 'get_metric_fn', unsupported metric {name!r}; supported names: {names()}.")
+    return _FACTORY[name](*args, **kwargs)
+
+
+def get_metrics(metrics):
+    """``{name: Metric}`` from a set of names or a dict of Metric objects (None stays None)."""
+    if metrics is None:
+        return None
+    if isinstance(metrics, dict):
+        for name, metric in metrics.items():
+            if not isinstance(name, str) or not isinstance(metric, Metric):
+                raise TypeError(f"For 'get_metrics', if 'metrics' is a dict its keys must be str and its values "
+                                f"Metric objects, but got key {type(name).__name__}, value {type(metric).__name__}.")
+        return dict(metrics)
+    if isinstance(metrics, (set, frozenset, list, tuple)):
+        return {name: get_metric_fn(name) for name in metrics}
+    raise TypeError(f"For 'get_metrics', the argument 'metrics' must be None, a dict or a set, but got "
+                    f"{type(metrics).__name__}.")

@@ -1,2 +1,4 @@
-"""model."""
-__all__ = []
+"""``Model``: the high-level train / eval / predict / fit API (``mindspore.train.Model``)."""
+from ._model import Model
+
+__all__ = ["Model"]

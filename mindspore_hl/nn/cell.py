@@ -162,6 +162,18 @@ class Cell:
         self.__dict__["_jit_disabled"] = not enabled
         return self
 
+    def shard(self, in_strategy, out_strategy=None, parameter_plan=None, device="Ascend", level=0):
+        """Layouts for SEMI_AUTO_PARALLEL / AUTO_PARALLEL: split counts per dimension of each input/output.
+
+        Args:
+            in_strategy: one tuple per input (e.g. ``((2, 1),)``: dimension 0 in 2 parts) or None.
+            out_strategy: the same for the outputs, or None.
+            parameter_plan: ``{parameter name: strategy}`` (names relative to this Cell, e.g. ``'fc.weight'``).
+        Returns: this Cell. Other parallel modes ignore the layouts.
+        """
+        from ..parallel._layout import shard_cell
+        return shard_cell(self, in_strategy, out_strategy, parameter_plan)
+
     # ---- calling ------------------------------------------------------------------------------
     def construct(self, *inputs, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} must define construct().")

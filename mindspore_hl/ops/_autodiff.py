@@ -4,8 +4,9 @@ Conventions (real MindSpore 2.10):
 - ``grad(fn)`` (grad_position=0) -> one Tensor; ``grad_position=(0, 1)`` -> tuple;
   ``grad(fn, None, weights)`` -> tuple over weights; position and weights -> ``(pos_grads, weight_grads)``.
 - Several outputs without ``has_aux``: the gradient of their sum (every output gets a ones sensitivity).
-- ``has_aux=True``: only the first output is differentiated; aux comes back as a tuple.
+- ``has_aux=True``: only the first output is differentiated; ``grad`` returns ``(grads, aux_tuple)``.
 - ``value_and_grad`` returns ``(value, grads)``, with ``value`` the whole output.
+In GRAPH_MODE a top-level gradient call is compiled (the forward and backward pass become one XLA program).
 """
 import jax
 import jax.numpy as jnp
@@ -14,22 +15,26 @@ import numpy as np
 from ..common import _scope
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor, to_array, wrap
+from ._core import OpError
 
-__all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "vmap", "GradOperation",
-           "differentiate"]
+__all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "vmap", "GradOperation", "differentiate"]
 
 
-def _positions(grad_position):
+def _positions(grad_position, name="grad"):
     if grad_position is None:
         return ()
-    if isinstance(grad_position, int):
-        return (grad_position,)
-    if isinstance(grad_position, (tuple, list)) and all(isinstance(i, int) for i in grad_position):
-        return tuple(grad_position)
-    raise TypeError(f"grad: 'grad_position' must be None, an int or a tuple of ints, but got {grad_position!r}.")
+    gp = (grad_position,) if isinstance(grad_position, int) else grad_position
+    if not isinstance(gp, (tuple, list)) or not all(isinstance(i, int) for i in gp):
+        raise TypeError(f"For '{name}', 'grad_position' must be None, an int or a tuple of ints, but got "
+                        f"{grad_position!r}.")
+    if any(i < 0 for i in gp):
+        raise ValueError(f"For '{name}', the elements of 'grad_position' must be >= 0, but got {grad_position!r}.")
+    if len(set(gp)) != len(gp):
+        raise ValueError(f"For '{name}', 'grad_position' has duplicate positions: {grad_position!r}.")
+    return tuple(gp)
 
 
-def _weights(weights):
+def _weights(weights, name="grad"):
     if weights is None:
         return ()
     if isinstance(weights, Parameter):
@@ -37,28 +42,32 @@ def _weights(weights):
     ws = tuple(weights)
     for w in ws:
         if not isinstance(w, Parameter):
-            raise TypeError(f"grad: 'weights' must be Parameters (e.g. net.trainable_params()), got {type(w).__name__}.")
+            raise TypeError(f"For '{name}', 'weights' must be Parameters (e.g. net.trainable_params()), but got "
+                            f"{type(w).__name__}.")
     return ws
-
-
-def _leaves(out):
-    return [x for x in jax.tree_util.tree_leaves(out)]
 
 
 def _is_float(x):
     return jnp.issubdtype(jnp.result_type(x), jnp.inexact)
 
 
-def differentiate(fn, args, positions, weights, has_aux=False, sens=None, sens_scale=None):
-    """Core: run ``fn(*args)`` and pull back a cotangent to the chosen positional inputs and weights.
+def _zero_ct(x):
+    return jnp.zeros_like(x) if _is_float(x) else np.zeros(np.shape(x), jax.dtypes.float0)
 
-    ``sens`` is a full cotangent (one value per output); ``sens_scale`` a scalar that scales the default
-    ones cotangent (loss scaling: applied before the backward pass, so small float16 gradients survive).
-    Returns ``(output, pos_grads_list, weight_grads_list)``. Parameters assigned inside ``fn`` (BatchNorm
-    statistics) are written to the enclosing scope or to the Parameters afterwards.
+
+def _leaves(out):
+    return jax.tree_util.tree_leaves(out)
+
+
+def linearize(fn, args, positions, weights, has_aux=False):
+    """Run ``fn(*args)`` once; return ``(output, pullback)`` with ``pullback(cotangent_leaves)``.
+
+    ``cotangent_leaves`` match the leaves of the differentiated output (the first output when ``has_aux``);
+    ``pullback`` returns ``(position_grads, weight_grads)`` as arrays. Parameters assigned inside ``fn``
+    (BatchNorm statistics) are written to the enclosing scope or to the Parameters.
     """
     for i in positions:
-        if i >= len(args) or i < -len(args):
+        if i >= len(args):
             raise IndexError(f"grad: grad_position {i} is out of range for a function called with {len(args)} "
                              f"positional argument(s).")
     pos_arrays = [to_array(args[i]) for i in positions]
@@ -75,46 +84,46 @@ def differentiate(fn, args, positions, weights, has_aux=False, sens=None, sens_s
         assigned[:] = [p for p, _ in updates]
         return out, [v for _, v in updates]
 
-    (out, upd_vals), pullback = jax.vjp(f, pos_arrays, w_arrays)
-    diff_out = out
-    if has_aux:
-        if not isinstance(out, (tuple, list)) or len(out) < 1:
-            raise ValueError("grad with has_aux=True needs a function that returns a tuple (loss, *aux).")
-        diff_out = out[0]
-    if sens is not None:
-        cot_leaves = [to_array(s) for s in (_leaves(sens))]
-    else:
-        cot_leaves = [jnp.ones_like(l) if _is_float(l) else np.zeros(np.shape(l), jax.dtypes.float0)
-                      for l in _leaves(diff_out)]
-        if sens_scale is not None:
-            s = to_array(sens_scale)
-            cot_leaves = [c * s.astype(c.dtype) if _is_float(c) else c for c in cot_leaves]
-    full_cot = _cotangent(out, diff_out if has_aux else None, cot_leaves, has_aux)
-    upd_cot = [jnp.zeros_like(v) if _is_float(v) else np.zeros(np.shape(v), jax.dtypes.float0) for v in upd_vals]
-    g_pos, g_w = pullback((full_cot, upd_cot))
+    (out, upd_vals), vjp_fn = jax.vjp(f, pos_arrays, w_arrays)
     for p, v in zip(assigned, upd_vals):
         p._set_value(v)
-    return out, [_fix_int(g, a) for g, a in zip(g_pos, pos_arrays)], list(g_w)
-
-
-def _fix_int(g, a):
-    if getattr(g, "dtype", None) == jax.dtypes.float0:
-        return jnp.zeros(np.shape(a), a.dtype)
-    return g
-
-
-def _cotangent(out, first, first_cot, has_aux):
-    """A cotangent shaped like ``out``: ``first_cot`` for the differentiated part, zeros elsewhere."""
+    if has_aux and (not isinstance(out, (tuple, list)) or len(out) < 1):
+        raise ValueError("grad with has_aux=True needs a function that returns a tuple (loss, *aux), but it returned "
+                         f"{type(out).__name__}.")
     leaves, tree = jax.tree_util.tree_flatten(out)
-    if not has_aux:
-        if len(first_cot) != len(leaves):
-            raise ValueError(f"sens has {len(first_cot)} value(s) but the function returns {len(leaves)} output(s).")
-        return jax.tree_util.tree_unflatten(tree, [jnp.asarray(c, l.dtype) if _is_float(l) else c
-                                                   for c, l in zip(first_cot, leaves)])
-    n_first = len(_leaves(first))
-    cots = list(first_cot) + [jnp.zeros_like(l) if _is_float(l) else np.zeros(np.shape(l), jax.dtypes.float0)
-                              for l in leaves[n_first:]]
-    return jax.tree_util.tree_unflatten(tree, cots)
+    n_diff = len(_leaves(out[0])) if has_aux else len(leaves)
+    upd_ct = [_zero_ct(v) for v in upd_vals]
+
+    def pullback(cot_leaves):
+        if len(cot_leaves) != n_diff:
+            raise ValueError(f"The sensitivity has {len(cot_leaves)} value(s) but the function's differentiated "
+                             f"output has {n_diff}.")
+        full = [jnp.asarray(to_array(c), l.dtype).reshape(jnp.shape(l)) if _is_float(l) else _zero_ct(l)
+                for c, l in zip(cot_leaves, leaves[:n_diff])]
+        full += [_zero_ct(l) for l in leaves[n_diff:]]
+        g_pos, g_w = vjp_fn((jax.tree_util.tree_unflatten(tree, full), upd_ct))
+        g_pos = [jnp.zeros(jnp.shape(a), a.dtype) if g.dtype == jax.dtypes.float0 else g
+                 for g, a in zip(g_pos, pos_arrays)]
+        return g_pos, list(g_w)
+
+    return out, leaves[:n_diff], pullback
+
+
+def differentiate(fn, args, positions, weights, has_aux=False, sens=None, sens_scale=None):
+    """Core: ``(output, position_grads, weight_grads)`` (grads as arrays) of ``fn(*args)``.
+
+    The cotangent is ``sens`` (a Tensor or a tuple matching the differentiated output), or ones scaled by
+    ``sens_scale`` (default 1) for every differentiated output leaf.
+    """
+    out, diff_leaves, pullback = linearize(fn, args, positions, weights, has_aux)
+    if sens is not None:
+        cots = [to_array(s) for s in _leaves(sens)]
+    else:
+        scale = 1 if sens_scale is None else to_array(sens_scale)
+        cots = [jnp.ones_like(l) * jnp.asarray(scale, l.dtype) if _is_float(l) else jnp.zeros_like(l)
+                for l in diff_leaves]
+    g_pos, g_w = pullback(cots)
+    return out, g_pos, g_w
 
 
 def _pack(pos_grads, w_grads, grad_position, weights, return_ids, weight_list):
@@ -132,10 +141,26 @@ def _pack(pos_grads, w_grads, grad_position, weights, return_ids, weight_list):
     return pos_part, w_part
 
 
-def _value(out, has_aux):
-    if has_aux and isinstance(out, list):
-        return tuple(out)
-    return out
+def _graph_mode_compiled(impl, name):
+    """``impl`` compiled per input signature in GRAPH_MODE at top level; called directly otherwise."""
+    holder = {}
+
+    def call(*args):
+        from .. import context
+        if context._ctx["mode"] != context.GRAPH_MODE or _scope._stack or any(
+                isinstance(getattr(a, "_value", a), jax.core.Tracer) for a in args):
+            return impl(*args)
+        from .._jit import CompiledFunction, signature
+        try:
+            signature(args)
+        except TypeError:  # unhashable static arguments: run eagerly rather than refuse
+            return impl(*args)
+        cf = holder.get("cf")
+        if cf is None:
+            cf = holder["cf"] = CompiledFunction(impl, None, name=name)
+        return cf(*args)
+
+    return call
 
 
 def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
@@ -145,42 +170,48 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
         fn: a function or Cell returning a Tensor or a tuple of Tensors.
         grad_position: int, tuple of ints, or None (weights only).
         weights: Parameters (e.g. ``optimizer.parameters``) to differentiate with respect to.
-        has_aux: if True, only the first output is differentiated; the rest are returned as aux.
+        has_aux: if True, only the first output is differentiated; the others are returned alongside.
+        return_ids: pair each gradient with its position / parameter name.
     """
-    positions = _positions(grad_position)
     if grad_position is None and weights is None:
-        raise ValueError("grad: 'grad_position' and 'weights' cannot both be None.")
+        raise ValueError("For 'value_and_grad', 'grad_position' and 'weights' cannot both be None.")
+    positions = _positions(grad_position, "value_and_grad")
 
-    def wrapper(*args):
+    def impl(*args):
         ws = _weights(weights)
         out, gp, gw = differentiate(fn, args, positions, ws, has_aux)
-        return _value(out, has_aux), _pack(gp, gw, grad_position, weights, return_ids, ws)
+        return out, _pack(gp, gw, grad_position, weights, return_ids, ws)
 
-    return wrapper
+    return _graph_mode_compiled(impl, f"value_and_grad({getattr(fn, '__name__', type(fn).__name__)})")
 
 
 def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     """Return a function computing the gradients of ``fn`` (see :func:`value_and_grad` for the structure).
 
+    With ``has_aux=True`` it returns ``(grads, aux)`` where ``aux`` is the tuple of the other outputs.
+
     Example:
         >>> dw, db = ms.grad(function, (2, 3))(x, y, w, b)
     """
-    vg = value_and_grad(fn, grad_position, weights, has_aux, return_ids)
+    if grad_position is None and weights is None:
+        raise ValueError("For 'grad', 'grad_position' and 'weights' cannot both be None.")
+    positions = _positions(grad_position, "grad")
 
-    def wrapper(*args):
-        out, grads = vg(*args)
-        if has_aux:
-            return grads, tuple(out[1:])
-        return grads
+    def impl(*args):
+        ws = _weights(weights)
+        out, gp, gw = differentiate(fn, args, positions, ws, has_aux)
+        grads = _pack(gp, gw, grad_position, weights, return_ids, ws)
+        return (grads, tuple(out[1:])) if has_aux else grads
 
-    return wrapper
+    return _graph_mode_compiled(impl, f"grad({getattr(fn, '__name__', type(fn).__name__)})")
 
 
 class GradOperation:
     """MindSpore's ``GradOperation(get_all=False, get_by_list=False, sens_param=False)``.
 
-    ``GradOperation(...)(fn, weights)`` returns the gradient function; with ``sens_param`` the last call
-    argument is the output sensitivity.
+    ``GradOperation(...)(fn, weights)`` returns the gradient function: first input only (default), all
+    inputs (``get_all``), the weights (``get_by_list``) or ``(inputs, weights)`` (both). With ``sens_param`` the
+    last call argument is the output sensitivity.
     """
 
     def __init__(self, get_all=False, get_by_list=False, sens_param=False):
@@ -190,11 +221,13 @@ class GradOperation:
         if self.get_by_list and weights is None:
             raise ValueError("GradOperation(get_by_list=True) needs the weights: grad_op(net, ParameterTuple(...)).")
 
-        def wrapper(*args):
+        def impl(*args):
             sens = None
             if self.sens_param:
+                if not args:
+                    raise ValueError("GradOperation(sens_param=True): the last argument must be the sensitivity.")
                 args, sens = args[:-1], args[-1]
-            ws = _weights(weights) if self.get_by_list else ()
+            ws = _weights(weights, "GradOperation") if self.get_by_list else ()
             positions = tuple(range(len(args))) if self.get_all else ((0,) if not self.get_by_list else ())
             _, gp, gw = differentiate(fn, args, positions, ws, sens=sens)
             pos = tuple(wrap(g) for g in gp)
@@ -205,29 +238,32 @@ class GradOperation:
                 return wg
             return pos if self.get_all else pos[0]
 
-        return wrapper
+        return _graph_mode_compiled(impl, f"GradOperation({getattr(fn, '__name__', type(fn).__name__)})")
+
+
+def _split_aux(res):
+    """MindSpore's aux for vjp/jvp/jacobians: the second output, or the tuple of all but the first."""
+    return res[1] if len(res) == 2 else tuple(res[1:])
 
 
 def vjp(fn, *inputs, weights=None, has_aux=False):
-    """``(outputs, vjp_fn)``: ``vjp_fn(v)`` pulls ``v`` back to the inputs (and weights, if given)."""
-    out = fn(*inputs)
-    aux = None
-    if has_aux:
-        out, aux = out[0], tuple(out[1:])
+    """``(outputs, vjp_fn)`` (``(outputs, vjp_fn, aux)`` with has_aux).
+
+    ``vjp_fn(v)`` pulls ``v`` (shaped like ``outputs``) back to a tuple with one gradient per input, or to
+    ``(input_grads, weight_grads)`` when ``weights`` are given.
+    """
+    ws = _weights(weights, "vjp")
+    res, _, pullback = linearize(fn, inputs, tuple(range(len(inputs))), ws, has_aux)
+    out = res[0] if has_aux else res
 
     def vjp_fn(*v):
         sens = v[0] if len(v) == 1 else v
-        positions = tuple(range(len(inputs)))
-        ws = _weights(weights)
-        _, gp, gw = differentiate(fn, inputs, positions, ws, has_aux=has_aux, sens=sens)
+        gp, gw = pullback([to_array(s) for s in _leaves(sens)])
         pos = tuple(wrap(g) for g in gp)
-        pos = pos[0] if len(pos) == 1 else pos
-        if weights is not None:
-            return pos, tuple(wrap(g) for g in gw)
-        return pos
+        return (pos, tuple(wrap(g) for g in gw)) if weights is not None else pos
 
     if has_aux:
-        return out, vjp_fn, aux
+        return out, vjp_fn, _split_aux(res)
     return out, vjp_fn
 
 
@@ -235,63 +271,92 @@ def _as_tuple(x):
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
-def _pure(fn, n):
-    """fn over Tensors -> function over arrays returning array pytrees."""
-    def f(*arrays):
-        return fn(*[wrap(a) for a in arrays])
-    return f
-
-
 def jvp(fn, inputs, v, has_aux=False):
-    """``(outputs, jvp_out)``: the forward-mode derivative of ``fn`` at ``inputs`` along ``v``."""
+    """``(outputs, jvp_out)`` (``(outputs, jvp_out, aux)`` with has_aux): forward-mode derivative along ``v``."""
     xs = [to_array(x) for x in _as_tuple(inputs)]
-    vs = [to_array(t) for t in _as_tuple(v)]
-    f = _pure(fn, len(xs))
+    vs = [to_array(t).astype(x.dtype) for t, x in zip(_as_tuple(v), xs)]
+    if len(vs) != len(xs):
+        raise ValueError(f"For 'jvp', 'v' must have one tangent per input ({len(xs)}), but got {len(vs)}.")
+
+    def f(*arrays):
+        res = fn(*[wrap(a) for a in arrays])
+        if has_aux:
+            if not isinstance(res, (tuple, list)) or len(res) < 2:
+                raise ValueError("For 'jvp' with has_aux=True, 'fn' must return more than one output.")
+            return res[0], _split_aux(res)
+        return res
+
     if has_aux:
-        out, tangent, aux = jax.jvp(lambda *a: (f(*a)[0], tuple(f(*a)[1:])), xs, vs, has_aux=True)
-        return out, tangent, aux
+        return jax.jvp(f, xs, vs, has_aux=True)
     return jax.jvp(f, xs, vs)
 
 
+def _to_arrays(tree):
+    return jax.tree_util.tree_map(lambda t: t._value if isinstance(t, Tensor) else t, tree,
+                                  is_leaf=lambda t: isinstance(t, Tensor))
+
+
 def _jac(kind, fn, grad_position=0, has_aux=False):
-    positions = _positions(grad_position)
-    transform = jax.jacfwd if kind == "fwd" else jax.jacrev
+    positions = _positions(grad_position, kind)
+    transform = jax.jacfwd if kind == "jacfwd" else jax.jacrev
 
     def wrapper(*args):
+        aux_holder = []
+
         def f(*pos_vals):
             call = list(args)
             for i, v in zip(positions, pos_vals):
                 call[i] = wrap(v)
             out = fn(*call)
             if has_aux:
-                return out[0], tuple(out[1:])
-            return out
-        j = transform(f, argnums=tuple(range(len(positions))), has_aux=has_aux)(*[to_array(args[i]) for i in positions])
+                if not isinstance(out, (tuple, list)) or len(out) < 2:
+                    raise ValueError(f"For '{kind}' with has_aux=True, 'fn' must return more than one output.")
+                return _to_arrays(out[0]), _to_arrays(_split_aux(out))
+            return _to_arrays(out)
+
+        j = transform(f, argnums=tuple(range(len(positions))), has_aux=has_aux)(
+            *[to_array(args[i]) for i in positions])
         if has_aux:
             j, aux = j
-        j = j[0] if isinstance(grad_position, int) else j
-        return (j, aux) if has_aux else j
+            aux_holder.append(wrap(aux))
+        single_in = isinstance(grad_position, int) or len(positions) == 1
+        if single_in:  # one input: drop the per-input tuple level JAX adds for argnums=(i,)
+            if isinstance(j, (tuple, list)) and j and isinstance(j[0], (tuple, list)):  # several outputs
+                j = type(j)(x[0] for x in j)
+            else:
+                j = j[0]
+        j = wrap(j)
+        return (j, aux_holder[0]) if has_aux else j
 
     return wrapper
 
 
 def jacfwd(fn, grad_position=0, has_aux=False):
-    """The Jacobian of ``fn`` by forward-mode differentiation."""
-    return _jac("fwd", fn, grad_position, has_aux)
+    """The Jacobian of ``fn`` by forward-mode differentiation (``(jac, aux)`` with has_aux)."""
+    return _jac("jacfwd", fn, grad_position, has_aux)
 
 
 def jacrev(fn, grad_position=0, has_aux=False):
-    """The Jacobian of ``fn`` by reverse-mode differentiation."""
-    return _jac("rev", fn, grad_position, has_aux)
+    """The Jacobian of ``fn`` by reverse-mode differentiation (``(jac, aux)`` with has_aux)."""
+    return _jac("jacrev", fn, grad_position, has_aux)
 
 
 def vmap(fn, in_axes=0, out_axes=0):
     """Vectorise ``fn`` over a batch axis (``in_axes`` per positional input, ``out_axes`` per output)."""
+    def fix(axes):
+        if isinstance(axes, list):
+            return tuple(fix(a) for a in axes)
+        if isinstance(axes, tuple):
+            return tuple(fix(a) for a in axes)
+        return axes
+
     def wrapper(*args):
-        axes = in_axes if isinstance(in_axes, (tuple, list)) else (in_axes,) * len(args)
-        mapped = [to_array(a) if ax is not None else a for a, ax in zip(args, axes)]
-        batched = jax.vmap(lambda *a: fn(*[wrap(x) if ax is not None else x for x, ax in zip(a, axes)]),
-                           in_axes=tuple(axes), out_axes=out_axes)
-        return batched(*mapped)
+        args = tuple(wrap(to_array(a)) if isinstance(a, np.ndarray) else a for a in args)
+        try:
+            return jax.vmap(fn, in_axes=fix(in_axes), out_axes=fix(out_axes))(*args)
+        except ValueError as e:
+            if "vmap" in str(e) and ("size" in str(e) or "axes" in str(e)):
+                raise OpError(f"For 'vmap', {e}") from None
+            raise
 
     return wrapper

@@ -2,14 +2,29 @@
 
 ``@op("matmul")`` turns ``fn(*arrays) -> array`` into ``matmul(*tensors) -> Tensor``: Tensor arguments
 (also inside lists/tuples) are unwrapped, results wrapped, and shape/dtype errors re-raised naming the op
-and the inputs, never a C++ stack dump.
+and the inputs, never a C++ stack dump. A device plug-in may replace an op's array function by name
+(see ``mindspore_hl.backends``).
 """
 import functools
 
 import jax
 import numpy as np
 
-from ..common.tensor import Tensor, wrap
+from ..common.tensor import Tensor, describe, wrap
+
+__all__ = ["op", "check", "unwrap", "describe", "OpError", "set_overrides"]
+
+_F64 = np.dtype(np.float64)
+_F32 = np.dtype(np.float32)
+_PASS_THROUGH = (jax.errors.TracerBoolConversionError, jax.errors.ConcretizationTypeError,
+                 jax.errors.TracerIntegerConversionError)
+_OVERRIDES = {}
+
+
+def set_overrides(mapping):
+    """Install a backend's op overrides ``{op_name: array_function}`` (replacing the previous backend's)."""
+    _OVERRIDES.clear()
+    _OVERRIDES.update(mapping or {})
 
 
 def unwrap(x):
@@ -21,42 +36,76 @@ def unwrap(x):
     return x
 
 
-def describe(x):
-    """A short description of an op input for error messages."""
-    if isinstance(x, Tensor) or isinstance(x, (jax.Array, np.ndarray)):
-        v = x._value if isinstance(x, Tensor) else x
-        return f"Tensor(shape={list(v.shape)}, dtype={x.dtype if isinstance(x, Tensor) else v.dtype})"
-    if isinstance(x, (list, tuple)) and len(x) <= 8:
-        return "[" + ", ".join(describe(v) for v in x) + "]"
-    return repr(x) if len(repr(x)) < 60 else type(x).__name__
+def _has_f64(values):
+    for v in values:
+        if getattr(v, "dtype", None) == _F64 or isinstance(v, (list, tuple)) and _has_f64(v):
+            return True
+    return False
 
 
-def op(name):
-    """Decorator: make a function over arrays into a MindSpore op over Tensors named ``name``."""
+def _narrow(out, inputs):
+    """MindSpore keeps Float32 where JAX's x64 mode widens non-Float64 inputs (ints, Python floats) to Float64."""
+    if isinstance(out, tuple):
+        return tuple(_narrow(o, inputs) for o in out)
+    if getattr(out, "dtype", None) == _F64 and not _has_f64(inputs):
+        return out.astype(_F32)
+    return out
+
+
+def op(name, keep_f64=False):
+    """Decorator: make a function over arrays into a MindSpore op over Tensors named ``name``.
+
+    Args:
+        name: the op name used in error messages and by backend overrides.
+        keep_f64: set for ops whose output dtype is chosen explicitly (``cast``), so Float64 is never narrowed.
+    """
     def deco(fn):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             a = [unwrap(x) for x in args]
-            k = {key: unwrap(v) for key, v in kwargs.items()}
+            if kwargs:
+                kwargs = {k: unwrap(v) for k, v in kwargs.items()}
+            impl = _OVERRIDES.get(name, fn) if _OVERRIDES else fn
             try:
-                out = fn(*a, **k)
+                out = impl(*a, **kwargs)
             except (TypeError, ValueError) as e:
-                if isinstance(e, OpError) or type(e).__name__ in ("TracerBoolConversionError",
-                                                                   "ConcretizationTypeError"):
+                if isinstance(e, (OpError, OpTypeError) + _PASS_THROUGH):
                     raise
-                shown = ", ".join(describe(x) for x in args)
-                raise type(e)(f"For '{name}', the inputs are invalid: {e}. Got: {shown}.") from None
+                raise _op_error(name, e, args) from None
+            if not keep_f64 and kwargs.get("dtype") is None:
+                out = _narrow(out, a)
             return wrap(out)
         wrapper._op_name = name
+        wrapper._array_fn = fn
         return wrapper
     return deco
 
 
+def _op_error(name, e, args):
+    msg = str(e).rstrip(".")
+    shown = ", ".join(describe(x) for x in args)
+    kind = ValueError if "shape" in msg or "broadcast" in msg else type(e)
+    try:
+        return kind(f"For '{name}', {msg}. Got inputs: {shown}.")
+    except TypeError:  # an exception type with a custom constructor
+        return ValueError(f"For '{name}', {msg}. Got inputs: {shown}.")
+
+
 class OpError(ValueError):
-    """A validation error raised by an op itself (already names the op)."""
+    """A validation error raised by an op itself (its message already names the op)."""
+
+    _names_op = True
 
 
-def check(cond, name, message):
-    """Raise OpError ``For 'name', message`` unless ``cond``."""
+class OpTypeError(TypeError):
+    """A dtype/type validation error raised by an op itself (its message already names the op)."""
+
+    _names_op = True
+
+
+def check(cond, name, message, kind=ValueError):
+    """Raise ``For 'name', message`` (ValueError, or TypeError with ``kind=TypeError``) unless ``cond``."""
     if not cond:
+        if kind is TypeError:
+            raise OpTypeError(f"For '{name}', {message}")
         raise OpError(f"For '{name}', {message}")

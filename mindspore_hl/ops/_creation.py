@@ -1,25 +1,32 @@
-"""Tensor-creating ops: ones, zeros, *_like, full, arange, eye, randn/rand/randint (seeded)."""
+"""Tensor-creating ops: ones, zeros, *_like, full, fill, arange, eye and the seeded random ops."""
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from ..common import dtype as mstype
-from ..common import seed
+from ..common import seed as _seed
 from ..common.tensor import Tensor, wrap
-from ._core import op, unwrap
+from ._core import check, op, unwrap
 
-__all__ = ["ones", "zeros", "ones_like", "zeros_like", "full", "full_like", "arange", "eye", "linspace",
-           "randn", "rand", "randint", "normal", "uniform", "tensor"]
+__all__ = ["ones", "zeros", "ones_like", "zeros_like", "full", "full_like", "fill", "arange", "range", "eye",
+           "linspace", "randn", "rand", "randint", "randn_like", "rand_like", "randint_like", "normal", "uniform",
+           "bernoulli", "multinomial", "randperm", "shuffle", "tensor"]
 
 
-def _shape(size):
+def _shape(name, size):
     size = unwrap(size)
-    if isinstance(size, int):
-        return (size,)
-    if hasattr(size, "shape") and not isinstance(size, tuple):
-        return tuple(int(s) for s in jnp.asarray(size).tolist())
+    if isinstance(size, (int, np.integer)):
+        return (int(size),)
+    if isinstance(size, (jax.Array, np.ndarray)):
+        return tuple(int(s) for s in np.asarray(size).reshape(-1))
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        return tuple(size[0])
-    return tuple(int(s) for s in size)
+        size = size[0]
+    try:
+        shp = tuple(int(s) for s in size)
+    except (TypeError, ValueError):
+        raise TypeError(f"For '{name}', the shape must be an int or a tuple/list of ints, but got {size!r}.") from None
+    check(all(s >= 0 for s in shp), name, f"the shape must not contain negative sizes, but got {list(shp)}.")
+    return shp
 
 
 def _np(dtype, default=mstype.float32):
@@ -28,76 +35,155 @@ def _np(dtype, default=mstype.float32):
 
 def ones(shape, dtype=None):
     """A Tensor of ones (Float32 by default)."""
-    return wrap(jnp.ones(_shape(shape), _np(dtype)))
+    return wrap(jnp.ones(_shape("ones", shape), _np(dtype)))
 
 
 def zeros(size, dtype=None):
     """A Tensor of zeros (Float32 by default)."""
-    return wrap(jnp.zeros(_shape(size), _np(dtype)))
+    return wrap(jnp.zeros(_shape("zeros", size), _np(dtype)))
+
+
+def _default_for(value):
+    if isinstance(value, bool):
+        return mstype.bool_
+    if isinstance(value, (int, np.integer)):
+        return mstype.int64
+    if isinstance(value, Tensor):
+        return value.dtype
+    return mstype.float32
 
 
 def full(size, fill_value, *, dtype=None):
-    default = mstype.float32 if isinstance(fill_value, float) else (mstype.bool_ if isinstance(fill_value, bool) else mstype.int64)
-    return wrap(jnp.full(_shape(size), unwrap(fill_value), _np(dtype, default)))
+    """A Tensor of ``size`` filled with ``fill_value`` (dtype inferred from the value by default)."""
+    return wrap(jnp.full(_shape("full", size), unwrap(fill_value), _np(dtype, _default_for(fill_value))))
 
 
-@op("ones_like")
+def fill(type, shape, value):
+    """MindSpore's ``ops.fill(type, shape, value)``."""
+    return wrap(jnp.full(_shape("fill", shape), unwrap(value), _np(type)))
+
+
+@op("ones_like", keep_f64=True)
 def ones_like(input, *, dtype=None):
     return jnp.ones_like(input, dtype=None if dtype is None else _np(dtype))
 
 
-@op("zeros_like")
+@op("zeros_like", keep_f64=True)
 def zeros_like(input, *, dtype=None):
     return jnp.zeros_like(input, dtype=None if dtype is None else _np(dtype))
 
 
-@op("full_like")
+@op("full_like", keep_f64=True)
 def full_like(input, fill_value, *, dtype=None):
     return jnp.full_like(input, fill_value, dtype=None if dtype is None else _np(dtype))
 
 
 def arange(start=0, end=None, step=1, *, dtype=None):
+    """Evenly spaced values in [start, end): Int64 for int arguments, Float32 if any is a float."""
     start, end, step = unwrap(start), unwrap(end), unwrap(step)
     if end is None:
         start, end = 0, start
-    floats = any(isinstance(v, float) for v in (start, end, step))
+    check(step != 0, "arange", "'step' must not be 0.")
+    floats = any(isinstance(v, float) or getattr(v, "dtype", np.dtype(int)).kind == "f" for v in (start, end, step))
     return wrap(jnp.arange(start, end, step, dtype=_np(dtype, mstype.float32 if floats else mstype.int64)))
 
 
+def range(start, end, step):
+    """MindSpore's ``ops.range``: like ``arange`` with all three arguments required."""
+    return arange(start, end, step)
+
+
 def eye(n, m=None, dtype=None):
+    """A 2-D Tensor with ones on the diagonal (Float32 by default)."""
     return wrap(jnp.eye(n, m, dtype=_np(dtype)))
 
 
 def linspace(start, end, steps):
+    """``steps`` evenly spaced Float32 values from start to end inclusive."""
     return wrap(jnp.linspace(unwrap(start), unwrap(end), int(steps), dtype=jnp.float32))
-
-
-def randn(*size, dtype=None, seed=None):
-    """Standard normal samples, drawn from the seeded key stream (``ms.set_seed``)."""
-    return wrap(jax.random.normal(_key(seed), _shape(size), _np(dtype)))
-
-
-def rand(*size, dtype=None, seed=None):
-    return wrap(jax.random.uniform(_key(seed), _shape(size), _np(dtype)))
-
-
-def randint(low, high, size, seed=None, *, dtype=None):
-    return wrap(jax.random.randint(_key(seed), _shape(size), low, high, _np(dtype, mstype.int64)))
-
-
-def normal(shape, mean=0.0, stddev=1.0, seed=None):
-    return wrap(unwrap(mean) + unwrap(stddev) * jax.random.normal(_key(seed), _shape(shape), jnp.float32))
-
-
-def uniform(shape, minval, maxval, seed=None, dtype=None):
-    return wrap(jax.random.uniform(_key(seed), _shape(shape), _np(dtype), unwrap(minval), unwrap(maxval)))
-
-
-def tensor(data, dtype=None):
-    return Tensor(data, dtype)
 
 
 def _key(s):
     if s is not None:
-        return jax.random.key_data(jax.random.key(s))
-    return seed.next_key()
+        return jax.random.key_data(jax.random.key(int(s)))
+    return _seed.next_key()
+
+
+def _sizes(size):
+    return size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+
+
+def randn(*size, dtype=None, seed=None):
+    """Standard normal samples drawn from the seeded key stream (``ms.set_seed``)."""
+    return wrap(jax.random.normal(_key(seed), _shape("randn", _sizes(size)), _np(dtype)))
+
+
+def rand(*size, dtype=None, seed=None):
+    """Uniform [0, 1) samples drawn from the seeded key stream."""
+    return wrap(jax.random.uniform(_key(seed), _shape("rand", _sizes(size)), _np(dtype)))
+
+
+def randint(low, high, size, seed=None, *, dtype=None):
+    """Uniform integers in [low, high)."""
+    check(low < high, "randint", f"'low' ({low}) must be less than 'high' ({high}).")
+    return wrap(jax.random.randint(_key(seed), _shape("randint", size), low, high, _np(dtype, mstype.int64)))
+
+
+def randn_like(input, seed=None, *, dtype=None):
+    return randn(input.shape, dtype=dtype or input.dtype, seed=seed)
+
+
+def rand_like(input, seed=None, *, dtype=None):
+    return rand(input.shape, dtype=dtype or input.dtype, seed=seed)
+
+
+def randint_like(input, low, high, seed=None, *, dtype=None):
+    return randint(low, high, input.shape, seed, dtype=dtype or input.dtype)
+
+
+def normal(shape, mean=0.0, stddev=1.0, seed=None):
+    """Normal(mean, stddev) Float32 samples of ``shape``."""
+    mean, stddev = unwrap(mean), unwrap(stddev)
+    return wrap(mean + stddev * jax.random.normal(_key(seed), _shape("normal", shape), jnp.float32))
+
+
+def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
+    """Uniform [minval, maxval) samples (integer dtypes give integers)."""
+    dt = _np(dtype)
+    lo, hi, shp = unwrap(minval), unwrap(maxval), _shape("uniform", shape)
+    if np.dtype(dt).kind in "iu":
+        return wrap(jax.random.randint(_key(seed), shp, lo, hi, dt))
+    return wrap(jax.random.uniform(_key(seed), shp, dt, lo, hi))
+
+
+def bernoulli(input, p=0.5, seed=None):
+    """0/1 samples with probability ``p`` of 1, in ``input``'s shape and dtype."""
+    x = unwrap(input)
+    return wrap(jax.random.bernoulli(_key(seed), unwrap(p), jnp.shape(x)).astype(x.dtype))
+
+
+def multinomial(input, num_samples, replacement=True, seed=None):
+    """Int64 category indices sampled from the (unnormalised) probabilities in the rows of ``input``."""
+    probs = unwrap(input)
+    logits = jnp.log(probs)
+    key = _key(seed)
+    if replacement:
+        out = jax.random.categorical(key, logits, axis=-1, shape=(num_samples,) + probs.shape[:-1])
+        return wrap(jnp.moveaxis(out, 0, -1).astype(jnp.int64))
+    gumbel = -jnp.log(-jnp.log(jax.random.uniform(key, probs.shape, minval=1e-20, maxval=1.0)))
+    return wrap(jax.lax.top_k(logits + gumbel, num_samples)[1].astype(jnp.int64))
+
+
+def randperm(n, seed=0, offset=0, dtype=mstype.int64):
+    """A random permutation of 0..n-1."""
+    return wrap(jax.random.permutation(_key(seed + offset if seed else None), n).astype(_np(dtype)))
+
+
+def shuffle(x, seed=None):
+    """``x`` with its first axis randomly permuted."""
+    return wrap(jax.random.permutation(_key(seed), unwrap(x), axis=0))
+
+
+def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+    """``ms.tensor(...)``: the functional form of ``Tensor(...)``."""
+    return Tensor(input_data, dtype, shape, init, const_arg, device)

@@ -1,11 +1,25 @@
-"""Neural-network functional ops over arrays (activations, losses, dropout, conv, pooling, norms)."""
+"""Neural-network functional ops over arrays: activations, softmax, dropout, pad, embedding.
+
+Convolutions live in ``_nn_conv.py``, pooling in ``_nn_pool.py``, normalisation in ``_nn_norm.py`` and losses
+in ``_nn_loss.py``; all are exported from here.
+"""
 import jax
 import jax.numpy as jnp
 
 from ..common import seed
-from ._core import op, check
+from ._core import check, op
+from ._nn_conv import conv1d, conv2d, conv_transpose2d
+from ._nn_loss import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss, kl_div,
+                       l1_loss, mse_loss, nll_loss, smooth_l1_loss)
+from ._nn_norm import batch_norm, group_norm, layer_norm
+from ._nn_pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 
-__all__ = ["relu", "sigmoid", "softmax", "binary_cross_entropy_with_logits", "dropout"]
+__all__ = ["relu", "relu6", "leaky_relu", "gelu", "silu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
+           "pad", "dense", "embedding",
+           "conv1d", "conv2d", "conv_transpose2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d",
+           "batch_norm", "layer_norm", "group_norm",
+           "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "mse_loss",
+           "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div"]
 
 
 @op("relu")
@@ -13,38 +27,50 @@ def relu(input):
     return jax.nn.relu(input)
 
 
+@op("relu6")
+def relu6(x):
+    return jnp.clip(x, 0, 6).astype(x.dtype)
+
+
+@op("leaky_relu")
+def leaky_relu(input, alpha=0.2):
+    """x where x >= 0, else alpha * x (MindSpore's default slope is 0.2)."""
+    return jnp.where(input >= 0, input, input * jnp.asarray(alpha, input.dtype))
+
+
+@op("gelu")
+def gelu(input, approximate="none"):
+    """GELU: exact (erf) with approximate='none', the tanh formula with approximate='tanh'."""
+    check(approximate in ("none", "tanh"), "gelu", f"'approximate' must be 'none' or 'tanh', got {approximate!r}.")
+    return jax.nn.gelu(input, approximate=approximate == "tanh")
+
+
+@op("silu")
+def silu(input):
+    return jax.nn.silu(input)
+
+
 @op("sigmoid")
 def sigmoid(input):
     return jax.nn.sigmoid(input)
 
 
+@op("tanh")
+def tanh(input):
+    return jnp.tanh(input)
+
+
 @op("softmax")
 def softmax(input, axis=-1, *, dtype=None):
+    if dtype is not None:
+        from ..common import dtype as mstype
+        input = input.astype(mstype.to_ms_dtype(dtype).to_numpy())
     return jax.nn.softmax(input, axis=axis)
 
 
-def _reduce(x, reduction, name):
-    check(reduction in ("mean", "sum", "none"), name, f"'reduction' must be 'mean', 'sum' or 'none', but got {reduction!r}.")
-    if reduction == "mean":
-        return jnp.mean(x)
-    if reduction == "sum":
-        return jnp.sum(x)
-    return x
-
-
-@op("binary_cross_entropy_with_logits")
-def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction="mean"):
-    check(jnp.shape(input) == jnp.shape(target), "binary_cross_entropy_with_logits",
-          f"'input' and 'target' must have the same shape, but got {list(jnp.shape(input))} and {list(jnp.shape(target))}.")
-    log_p = jax.nn.log_sigmoid(input)
-    log_not_p = jax.nn.log_sigmoid(-input)
-    if pos_weight is not None:
-        loss = -(pos_weight * target * log_p + (1 - target) * log_not_p)
-    else:
-        loss = -(target * log_p + (1 - target) * log_not_p)
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction, "binary_cross_entropy_with_logits")
+@op("log_softmax")
+def log_softmax(logits, axis=-1):
+    return jax.nn.log_softmax(logits, axis=axis)
 
 
 @op("dropout")
@@ -57,10 +83,70 @@ def dropout(input, p=0.5, training=True, seed=None):
         return jnp.zeros_like(input)
     key = _key(seed)
     keep = jax.random.bernoulli(key, 1.0 - p, jnp.shape(input))
-    return jnp.where(keep, input / (1.0 - p), jnp.zeros((), input.dtype)).astype(input.dtype)
+    return jnp.where(keep, input / jnp.asarray(1.0 - p, input.dtype), jnp.zeros((), input.dtype)).astype(input.dtype)
 
 
 def _key(s):
     if s is not None:
         return jax.random.key_data(jax.random.key(s))
     return seed.next_key()
+
+
+_PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap",
+              "symmetric": "symmetric"}
+
+
+@op("pad")
+def pad(input_x, padding, mode="constant", value=None):
+    """Pad (or crop, with negative amounts) the trailing dims (MindSpore ``ops.pad``).
+
+    Args:
+        padding: (left_last, right_last, left_second_last, right_second_last, ...): pairs from the last dim.
+        mode: 'constant' (fill ``value``, default 0), 'reflect', 'replicate', 'circular' or 'symmetric'.
+    """
+    name = "pad"
+    check(mode in _PAD_MODES, name, f"'mode' must be one of {sorted(_PAD_MODES)}, but got {mode!r}.")
+    padding = tuple(int(p) for p in padding)
+    check(len(padding) % 2 == 0 and len(padding) // 2 <= input_x.ndim, name,
+          f"'padding' must hold an even number of values, at most 2 * ndim ({2 * input_x.ndim}), but got {padding}.")
+    pairs = [(0, 0)] * input_x.ndim
+    for i in range(len(padding) // 2):
+        pairs[input_x.ndim - 1 - i] = (padding[2 * i], padding[2 * i + 1])
+    crop = tuple(slice(max(-lo, 0), d - max(-hi, 0)) for (lo, hi), d in zip(pairs, input_x.shape))
+    x = input_x[crop]
+    widths = [(max(lo, 0), max(hi, 0)) for lo, hi in pairs]
+    if mode == "constant":
+        return jnp.pad(x, widths, constant_values=jnp.asarray(0 if value is None else value, x.dtype))
+    if mode == "reflect":
+        for (lo, hi), d in zip(widths, x.shape):
+            check(lo < d and hi < d, name, f"reflect padding {(lo, hi)} must be smaller than the dim size {d}.")
+    return jnp.pad(x, widths, mode=_PAD_MODES[mode])
+
+
+@op("dense")
+def dense(input, weight, bias=None):
+    """input @ weight.T + bias (MindSpore ``ops.dense``); weight (out, in) is cast to the input's dtype."""
+    check(weight.ndim in (1, 2) and input.shape[-1:] == weight.shape[-1:], "dense",
+          f"the last dim of 'input' must equal weight.shape[-1], but got input shape {list(input.shape)} and "
+          f"weight shape {list(weight.shape)}.")
+    y = jnp.matmul(input, weight.astype(input.dtype).T)
+    if bias is not None:
+        y = y + bias.astype(y.dtype)
+    return y
+
+
+@op("embedding")
+def embedding(input, weight, padding_idx=None):
+    """Look up rows of ``weight`` (vocab, dim) for the integer ``input``; output shape (*input.shape, dim).
+
+    Indices outside [0, vocab) give zero rows. The row ``padding_idx`` gets no gradient.
+    """
+    check(jnp.issubdtype(input.dtype, jnp.integer), "embedding", f"'input' must hold integer indices, but got "
+          f"{input.dtype}.")
+    check(weight.ndim == 2, "embedding", f"'weight' must be 2-D (vocab, dim), but got shape {list(weight.shape)}.")
+    vocab = weight.shape[0]
+    out = jnp.take(weight, jnp.where(input < 0, vocab, input), axis=0, mode="fill", fill_value=0)
+    if padding_idx is not None:
+        idx = padding_idx % vocab
+        out = jnp.where((input == idx)[..., None], jax.lax.stop_gradient(out), out)
+    return out

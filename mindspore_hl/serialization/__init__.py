@@ -8,6 +8,7 @@ from ._ckpt_format import CheckpointError
 from ._load import ParameterMismatchError, load_checkpoint, load_param_into_net
 from ._safetensors import SafetensorsError
 from ._save import save_checkpoint, wait_async_save
+from ._export import ExportedGraph, export, load
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "wait_async_save",
-           "CheckpointError", "SafetensorsError", "ParameterMismatchError"]
+           "CheckpointError", "SafetensorsError", "ParameterMismatchError", "export", "load", "ExportedGraph"]

@@ -80,7 +80,8 @@ def _prepare(name, value, slice_bytes):
         if isinstance(value, str):
             return tag, [0], b"str", [encode_str(value)]
     except UnicodeEncodeError as e:
-        raise ValueError(f"Checkpoint entry {name!r}: cannot encode {e.object[e.start:e.end]!r} ({e.reason}).") from None
+        bad = e.object[e.start:e.end]
+        raise ValueError(f"Checkpoint entry {name!r}: cannot encode {bad!r} ({e.reason}).") from None
     arr = np.asarray(value)
     if arr.dtype.byteorder == ">":
         arr = arr.astype(arr.dtype.newbyteorder("<"))
@@ -248,8 +249,11 @@ def _records(r, end):
         r.where = f"record {len(out)} at byte {pos} "
         key, body = r.varint(pos, end, "Checkpoint field key")
         if key != 0x0A:
+            hint = ""
+            if pos == 0 and bytes(r.data[8:10]) in (b'{"', b"{}"):
+                hint = " It looks like a safetensors file: load it with format='safetensors'."
             r.fail(f"expected Checkpoint field 'value' (key byte 0x0a), found key {key:#x}: "
-                   f"not a MindSpore checkpoint, or corrupt data.")
+                   f"not a MindSpore checkpoint, or corrupt data.{hint}")
         start, pos = r.length(body, end, "value")
         out.append(_parse_value(r, start, pos))
     return out

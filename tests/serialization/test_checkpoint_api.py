@@ -171,6 +171,10 @@ def test_load_path_errors(tmp_path):
     (tmp_path / "junk.ckpt").write_bytes(b"not a checkpoint at all")
     with pytest.raises(CheckpointError, match="junk.ckpt"):
         load_checkpoint(str(tmp_path / "junk.ckpt"))
+    save_checkpoint(Net(), str(tmp_path / "st.safetensors"), format="safetensors")
+    os.rename(tmp_path / "st.safetensors", tmp_path / "st.ckpt")
+    with pytest.raises(CheckpointError, match="st.ckpt.*format='safetensors'"):
+        load_checkpoint(str(tmp_path / "st.ckpt"))
 
 
 def test_encryption_is_refused_clearly(tmp_path):

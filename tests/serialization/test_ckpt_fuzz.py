@@ -5,7 +5,6 @@ import warnings
 
 import ml_dtypes
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from ckpt_test_support import LENET, pb_record

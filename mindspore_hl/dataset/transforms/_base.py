@@ -18,9 +18,10 @@ _eager = {"seed": None, "rng": None}
 
 def eager_rng():
     """Generator for random transforms called eagerly; restarts whenever the dataset seed changes."""
-    seed = config.effective_seed()
+    seed = (config.effective_seed(), config._state["generation"])
     if _eager["rng"] is None or seed != _eager["seed"]:
         _eager["seed"] = seed
+        seed = seed[0]
         _eager["rng"] = np.random.default_rng(seed)
     return _eager["rng"]
 

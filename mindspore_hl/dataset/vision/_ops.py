@@ -201,6 +201,8 @@ class ToTensor(TensorOperation):
     def __init__(self, output_type=np.float32):
         from ..transforms._base import to_numpy_dtype
         self.output_type = to_numpy_dtype(output_type, "ToTensor")
+        if self.output_type.kind != "f":
+            raise TypeError(f"ToTensor: output_type must be a floating type, but got {self.output_type}")
 
     def _apply_batch(self, rng, x):
         check_rank("ToTensor", x, (2, 3), "<H,W> or <H,W,C>", batched=True)

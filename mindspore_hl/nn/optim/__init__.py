@@ -1,2 +1,12 @@
-"""nn/optim."""
-__all__ = []
+"""Optimizers (``nn.Momentum``, ``nn.Adam`` ...) and learning-rate schedules (``nn.CosineDecayLR``,
+``nn.cosine_decay_lr`` ...), exported through ``mindspore_hl.nn``."""
+from .. import dynamic_lr, learning_rate_schedule
+from ..dynamic_lr import *  # noqa: F401,F403
+from ..learning_rate_schedule import *  # noqa: F401,F403
+from ._adam import Adam, AdamW, AdamWeightDecay
+from ._adaptive import Adagrad, Lamb, RMSProp
+from ._momentum import SGD, Momentum
+from ._optimizer import Optimizer
+
+__all__ = (["Optimizer", "Momentum", "SGD", "Adam", "AdamWeightDecay", "AdamW", "Lamb", "RMSProp", "Adagrad"]
+           + dynamic_lr.__all__ + learning_rate_schedule.__all__)

@@ -23,6 +23,7 @@ class DynamicLossScaleUpdateCell(Cell):
 
     def __init__(self, loss_scale_value, scale_factor, scale_window):
         super().__init__()
+        self.loss_scale_value = loss_scale_value
         self.scale_factor = float(scale_factor)
         self.scale_window = int(scale_window)
         self.cur_iter = Parameter(Tensor(jnp.ones((), jnp.int32)), name="current_iterator_step", requires_grad=False)
@@ -30,7 +31,7 @@ class DynamicLossScaleUpdateCell(Cell):
                                             requires_grad=False)
 
     def get_loss_scale(self):
-        return None
+        return self.loss_scale_value
 
     def construct(self, loss_scale, overflow):
         scale = loss_scale._value
@@ -77,8 +78,8 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         self.loss_scaling_manager = None
         if isinstance(scale_sense, Cell):
             self.loss_scaling_manager = scale_sense
-            init = scale_sense.get_loss_scale() if isinstance(scale_sense, FixedLossScaleUpdateCell) else None
-            value = init if init is not None else getattr(scale_sense, "_init_scale", 2.0 ** 24)
+            init = scale_sense.get_loss_scale() if hasattr(scale_sense, "get_loss_scale") else None
+            value = init if init is not None else 2.0 ** 24
             self.scale_sense = Parameter(Tensor(jnp.asarray(value, jnp.float32)), name="scale_sense",
                                          requires_grad=False)
         elif isinstance(scale_sense, Tensor):

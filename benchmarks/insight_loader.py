@@ -1,0 +1,263 @@
+"""Loading one event file of 1,000,000 scalar points: insight_app vs TensorBoard's Python loader vs a
+plain protobuf decode loop, timed in the same run.
+
+    python -m benchmarks.insight_loader [--points N] [--repeat R] [--accumulator] [--render]
+
+Prints one JSON line (times in seconds and the speed-up ratios) and a short table. The TensorBoard
+column is skipped when the ``tensorboard`` package is not installed (it is not a dependency of this
+project: ``pip install tensorboard`` to include it). ``--render`` also times the scalars page in
+headless Chromium (skipped without /usr/bin/chromium and /usr/bin/chromedriver).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import struct
+import sys
+import tempfile
+import time
+
+import google_crc32c
+import numpy as np
+
+TAG = b"loss"
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def _masked(data: bytes) -> int:
+    c = google_crc32c.value(data)
+    return (((c >> 15) | (c << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+def _frame(payload: bytes) -> bytes:
+    header = struct.pack("<Q", len(payload))
+    return header + struct.pack("<I", _masked(header)) + payload + struct.pack("<I", _masked(payload))
+
+
+def scalar_event(tag: bytes, value: float, step: int, wall: float) -> bytes:
+    """The bytes tensorboardX's ``add_scalar`` produces (Event{wall_time, step, summary{value{tag, simple_value}}})."""
+    v = b"\x0a" + _varint(len(tag)) + tag + b"\x15" + struct.pack("<f", value)
+    s = b"\x0a" + _varint(len(v)) + v
+    return (b"\x09" + struct.pack("<d", wall) + (b"\x10" + _varint(step) if step else b"")
+            + b"\x2a" + _varint(len(s)) + s)
+
+
+def write_scalar_file(path: str, n: int, spike_at: int | None = None, seed: int = 0) -> np.ndarray:
+    """Write an event file with ``n`` scalar points under tag "loss" (tensorboardX's exact encoding).
+
+    Writing through tensorboardX itself takes about 2 minutes per million points, so the records are
+    built here; the first one is checked against tensorboardX's protobuf classes.
+
+    Returns:
+        The float32 values written.
+    """
+    from tensorboardX.proto import event_pb2
+
+    rng = np.random.default_rng(seed)
+    values = (2.0 * np.exp(-np.arange(n) / (n / 5)) + 0.05 * rng.standard_normal(n)).astype(np.float32)
+    if spike_at is not None:
+        values[spike_at] = 25.0
+    first = scalar_event(TAG, float(values[0]), 0, 1.7e9)
+    ev = event_pb2.Event.FromString(first)
+    assert ev.summary.value[0].tag == "loss" and ev.summary.value[0].simple_value == values[0]
+    version = event_pb2.Event(wall_time=1.7e9, file_version="brain.Event:2").SerializeToString()
+    parts = [_frame(version)]
+    vals = values.tolist()
+    for i in range(n):
+        parts.append(_frame(scalar_event(TAG, vals[i], i, 1.7e9 + 0.01 * i)))
+    with open(path, "wb") as f:
+        f.write(b"".join(parts))
+    return values
+
+
+def load_insight(path: str):
+    """insight_app's reader: framing, both CRCs, decode; returns (steps, values)."""
+    from insight_app import FileTail, RunData
+
+    run = RunData("r0", "bench", os.path.dirname(path))
+    FileTail(path, "tb").poll(run)
+    step, _, value = run.scalars["loss"].arrays()
+    return step, value
+
+
+def load_protobuf_loop(path: str):
+    """The floor: a plain loop over frames, CRC-32C checks with google_crc32c, event_pb2 decode."""
+    from tensorboardX.proto import event_pb2
+
+    data = open(path, "rb").read()
+    unpack_q, unpack_i = struct.Struct("<Q").unpack_from, struct.Struct("<I").unpack_from
+    steps, values = [], []
+    pos, size = 0, len(data)
+    while pos + 12 <= size:
+        (n,) = unpack_q(data, pos)
+        if pos + 16 + n > size:
+            break
+        if _masked(data[pos:pos + 8]) != unpack_i(data, pos + 8)[0]:
+            raise ValueError(f"bad length CRC at {pos}")
+        payload = data[pos + 12:pos + 12 + n]
+        if _masked(payload) != unpack_i(data, pos + 12 + n)[0]:
+            raise ValueError(f"bad data CRC at {pos}")
+        ev = event_pb2.Event.FromString(payload)
+        for v in ev.summary.value:
+            if v.WhichOneof("value") == "simple_value":
+                steps.append(ev.step)
+                values.append(v.simple_value)
+        pos += 16 + n
+    return np.asarray(steps, np.int64), np.asarray(values, np.float64)
+
+
+def load_tensorboard(path: str):
+    """TensorBoard's Python loader (EventFileLoader, as its multiplexer uses without TensorFlow).
+
+    It migrates ``simple_value`` to a scalar tensor (data_compat); the value is read back with
+    TensorBoard's own ``tensor_util.make_ndarray``, as its data provider does.
+    """
+    from tensorboard.backend.event_processing.event_file_loader import EventFileLoader
+    from tensorboard.util import tensor_util
+
+    steps, values = [], []
+    for ev in EventFileLoader(path).Load():
+        for v in ev.summary.value:
+            if v.metadata.plugin_data.plugin_name == "scalars":
+                steps.append(ev.step)
+                values.append(tensor_util.make_ndarray(v.tensor).item())
+    return np.asarray(steps, np.int64), np.asarray(values, np.float64)
+
+
+def load_tensorboard_accumulator(path: str):
+    """TensorBoard's EventAccumulator with every scalar kept (size_guidance 0)."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    ea = EventAccumulator(path, size_guidance={"scalars": 0})
+    ea.Reload()
+    ev = ea.Scalars("loss")
+    return np.array([e.step for e in ev], np.int64), np.array([e.value for e in ev], np.float64)
+
+
+def _time(fn, path, repeat: int):
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn(path)
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def measure_render(logdir: str, repeat: int = 3):
+    """Seconds from opening /scalars to the loss chart being drawn (best of ``repeat``), or None."""
+    if not (os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")):
+        return None
+    import threading
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from werkzeug.serving import make_server
+
+    from insight_app import create_app
+
+    app = create_app(logdir)
+    srv = make_server("127.0.0.1", 0, app.server, threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = "/usr/bin/chromium"
+    profile = tempfile.mkdtemp(prefix="insight-bench-chrome-")
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1280,900", f"--user-data-dir={profile}"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    check = ("return Array.from(document.querySelectorAll('.js-plotly-plot')).some(g => g._fullData && "
+             "g._fullData.some(t => t.meta && t.meta.points === arguments[0]))")
+    n = len(app.insight_store.sorted_runs()[0].scalars["loss"])
+    times = []
+    try:
+        for _ in range(repeat):
+            driver.get("about:blank")
+            t0 = time.perf_counter()
+            driver.get(f"http://127.0.0.1:{srv.server_port}/scalars")
+            while not driver.execute_script(check, n):
+                if time.perf_counter() - t0 > 60:
+                    raise RuntimeError("the scalars page did not draw within 60 s")
+                time.sleep(0.02)
+            times.append(time.perf_counter() - t0)
+    finally:
+        driver.quit()
+        srv.shutdown()
+    return min(times)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--points", type=int, default=1_000_000)
+    p.add_argument("--repeat", type=int, default=3, help="best of R for the fast loaders")
+    p.add_argument("--accumulator", action="store_true", help="also time TensorBoard's EventAccumulator")
+    p.add_argument("--render", action="store_true", help="also time the scalars page in headless Chromium")
+    args = p.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="insight-bench-") as tmp:
+        run_dir = os.path.join(tmp, "run")
+        os.makedirs(run_dir)
+        path = os.path.join(run_dir, "events.out.tfevents.1700000000.bench")
+        t0 = time.perf_counter()
+        truth = write_scalar_file(path, args.points)
+        write_s = time.perf_counter() - t0
+        res = {"benchmark": "insight_loader", "points": args.points,
+               "file_mb": round(os.path.getsize(path) / 1e6, 1), "write_s": round(write_s, 2)}
+
+        ours, (steps, vals) = _time(load_insight, path, args.repeat)
+        assert np.array_equal(vals, truth.astype(np.float64)) and np.array_equal(steps, np.arange(args.points))
+        floor, (steps2, vals2) = _time(load_protobuf_loop, path, 1)
+        assert np.array_equal(vals2, vals) and np.array_equal(steps2, steps)
+        res.update(insight_s=round(ours, 3), protobuf_loop_s=round(floor, 3),
+                   speedup_vs_protobuf_loop=round(floor / ours, 1))
+        try:
+            import tensorboard  # noqa: F401
+            have_tb = True
+        except ImportError:
+            have_tb = False
+        if have_tb:
+            tb, (steps3, vals3) = _time(load_tensorboard, path, 1)
+            assert np.array_equal(vals3, vals)
+            res.update(tensorboard_s=round(tb, 2), speedup_vs_tensorboard=round(tb / ours, 1))
+            if args.accumulator:
+                acc, (_, vals4) = _time(load_tensorboard_accumulator, path, 1)
+                assert np.array_equal(vals4, vals)
+                res.update(tensorboard_accumulator_s=round(acc, 2),
+                           speedup_vs_accumulator=round(acc / ours, 1))
+        else:
+            res.update(tensorboard_s=None, speedup_vs_tensorboard=None,
+                       tensorboard_skipped="tensorboard is not installed")
+        if args.render:
+            render = measure_render(tmp)
+            res["render_scalars_page_s"] = None if render is None else round(render, 2)
+
+    print(json.dumps(res))
+    rows = [("insight_app (numpy framing, CRC-32C, vectorised scalar decode)", res["insight_s"], 1.0),
+            ("plain loop: google_crc32c + event_pb2 (floor)", res["protobuf_loop_s"], res["speedup_vs_protobuf_loop"])]
+    if res.get("tensorboard_s") is not None:
+        rows.append(("TensorBoard EventFileLoader (Python)", res["tensorboard_s"], res["speedup_vs_tensorboard"]))
+    if res.get("tensorboard_accumulator_s") is not None:
+        rows.append(("TensorBoard EventAccumulator", res["tensorboard_accumulator_s"], res["speedup_vs_accumulator"]))
+    print(f"{'loader (' + format(args.points, ',') + ' scalars)':<66}{'seconds':>10}{'x slower':>10}")
+    for name, sec, ratio in rows:
+        print(f"{name:<66}{sec:>10.3f}{ratio:>10.1f}")
+    if "render_scalars_page_s" in res:
+        print(f"scalars page drawn in the browser: {res['render_scalars_page_s']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

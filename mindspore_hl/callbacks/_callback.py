@@ -1,0 +1,241 @@
+"""``Callback``, ``RunContext``, the callback parameter dict and the manager that dispatches hooks.
+
+MindSpore 2.x has twelve hooks (``on_train_*`` / ``on_eval_*``, each ``begin``, ``epoch_begin``,
+``step_begin``, ``step_end``, ``epoch_end``, ``end``). The six legacy hooks (``begin``, ``epoch_begin``, ...)
+are what the new ones call by default, so a callback that only overrides ``step_end`` runs at every
+train *and* eval step, exactly as in MindSpore.
+"""
+from contextlib import ExitStack
+import logging
+
+import numpy as np
+
+__all__ = ["Callback", "RunContext", "CallbackParam", "CallbackManager", "handle_loss", "HOOKS"]
+
+_log = logging.getLogger(__name__)
+
+_STAGES = ("begin", "epoch_begin", "step_begin", "step_end", "epoch_end", "end")
+HOOKS = tuple(f"on_{phase}_{stage}" for phase in ("train", "eval") for stage in _STAGES)
+_STEP_HOOKS = ("step_begin", "step_end", "on_train_step_begin", "on_train_step_end")
+
+
+class Callback:
+    """Base class of training / evaluation callbacks; override the hooks you need.
+
+    Callbacks are context managers: ``Model`` enters them when training starts and exits them at the end.
+    Every hook takes a :class:`RunContext`; ``run_context.original_args()`` is the callback parameter dict
+    (``cb_params``) with ``cur_epoch_num``, ``cur_step_num``, ``net_outputs``, ``train_network`` and so on.
+
+    Example:
+        >>> class PrintStep(Callback):
+        ...     def on_train_step_end(self, run_context):
+        ...         print("step", run_context.original_args().cur_step_num)
+    """
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *err):
+        return None
+
+    # legacy hooks: the new hooks call these by default (both train and eval)
+    def begin(self, run_context):
+        """Called once before training / evaluation (legacy alias of on_train_begin / on_eval_begin)."""
+
+    def epoch_begin(self, run_context):
+        """Called before each epoch (legacy)."""
+
+    def epoch_end(self, run_context):
+        """Called after each epoch (legacy)."""
+
+    def step_begin(self, run_context):
+        """Called before each step (legacy)."""
+
+    def step_end(self, run_context):
+        """Called after each step (legacy)."""
+
+    def end(self, run_context):
+        """Called once after training / evaluation (legacy)."""
+
+    def on_train_begin(self, run_context):
+        self.begin(run_context)
+
+    def on_train_epoch_begin(self, run_context):
+        self.epoch_begin(run_context)
+
+    def on_train_epoch_end(self, run_context):
+        self.epoch_end(run_context)
+
+    def on_train_step_begin(self, run_context):
+        self.step_begin(run_context)
+
+    def on_train_step_end(self, run_context):
+        self.step_end(run_context)
+
+    def on_train_end(self, run_context):
+        self.end(run_context)
+
+    def on_eval_begin(self, run_context):
+        self.begin(run_context)
+
+    def on_eval_epoch_begin(self, run_context):
+        self.epoch_begin(run_context)
+
+    def on_eval_epoch_end(self, run_context):
+        self.epoch_end(run_context)
+
+    def on_eval_step_begin(self, run_context):
+        self.step_begin(run_context)
+
+    def on_eval_step_end(self, run_context):
+        self.step_end(run_context)
+
+    def on_eval_end(self, run_context):
+        self.end(run_context)
+
+    # Built-in callbacks reach the network only through cb_params (which brings the Parameters up to
+    # date); a user callback might read Parameters directly, so Model syncs them after every step for it.
+    _reads_params_directly = True
+
+    def _needs_param_sync_each_step(self):
+        if not self._reads_params_directly:
+            return False
+        cls = type(self)
+        return any(getattr(cls, h) is not getattr(Callback, h) for h in _STEP_HOOKS)
+
+
+class _Missing(AttributeError, KeyError):
+    """A missing cb_params field: an AttributeError (so ``hasattr`` works) and a KeyError (as in MindSpore)."""
+
+
+class CallbackParam(dict):
+    """The callback parameter dict (MindSpore's ``InternalCallbackParam``): key and attribute access.
+
+    Reading ``network``, ``train_network``, ``eval_network`` or ``optimizer`` first writes the training
+    state back into the Parameters, so a callback always sees (and may change) current values.
+    """
+
+    _SYNC_KEYS = frozenset(("network", "train_network", "eval_network", "optimizer"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        object.__setattr__(self, "_sync_hook", None)
+
+    def __getattr__(self, key):
+        if key.startswith("__"):
+            raise AttributeError(key)
+        try:
+            return self[key]
+        except KeyError:
+            raise _Missing(f"cb_params has no field {key!r}; available: {sorted(self)}") from None
+
+    def __setattr__(self, key, value):
+        self[key] = value
+
+    def __getitem__(self, key):
+        if key in self._SYNC_KEYS and self._sync_hook is not None:
+            self._sync_hook()
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def set_sync_hook(self, hook):
+        """``hook()`` is called before a network / optimizer field is read (Model's lazy write-back)."""
+        object.__setattr__(self, "_sync_hook", hook)
+
+
+class RunContext:
+    """Holds the callback parameters and the stop request of a train / eval run.
+
+    Args:
+        original_args (dict): the callback parameters.
+    """
+
+    def __init__(self, original_args):
+        if not isinstance(original_args, dict):
+            raise TypeError(f"The argument 'original_args' of RunContext should be dict type, "
+                            f"but got {type(original_args)}.")
+        self._original_args = original_args
+        self._stop_requested = False
+
+    def original_args(self):
+        """The callback parameter dict (``cb_params``)."""
+        return self._original_args
+
+    def request_stop(self):
+        """Ask Model to stop after the current step (train) / batch (eval)."""
+        self._stop_requested = True
+
+    def get_stop_requested(self):
+        """Whether a stop has been requested."""
+        return self._stop_requested
+
+
+def _hook_caller(name):
+    def call(self, run_context):
+        for cb in self._callbacks:
+            getattr(cb, name)(run_context)
+    call.__name__ = name
+    call.__doc__ = f"Call ``{name}`` on every callback, in order."
+    return call
+
+
+class CallbackManager(Callback):
+    """Runs a list of callbacks in order; entering it enters every callback.
+
+    Args:
+        callbacks: None, a Callback, or a list of Callbacks.
+    """
+
+    def __init__(self, callbacks):
+        self._callbacks, self._stack = [], None
+        if isinstance(callbacks, Callback):
+            self._callbacks.append(callbacks)
+        elif isinstance(callbacks, (list, tuple)):
+            for cb in callbacks:
+                if not isinstance(cb, Callback):
+                    raise TypeError(f"When the 'callbacks' is a list, the elements in 'callbacks' must be Callback "
+                                    f"functions, but got {type(cb).__name__}.")
+                self._callbacks.append(cb)
+        elif callbacks is not None:
+            raise TypeError(f"The 'callbacks' is not a Callback or a list of Callback, but got "
+                            f"{type(callbacks).__name__}.")
+
+    @property
+    def callbacks(self):
+        return list(self._callbacks)
+
+    def __enter__(self):
+        if self._stack is None:
+            entered, self._stack = [], ExitStack().__enter__()
+            for cb in self._callbacks:
+                target = self._stack.enter_context(cb)
+                if not isinstance(target, Callback):
+                    _log.warning("Callback %s.__enter__ should return self or a Callback.", type(cb).__name__)
+                    target = cb
+                entered.append(target)
+            self._callbacks = entered
+        return self
+
+    def __exit__(self, *err):
+        stack, self._stack = self._stack, None
+        return stack.__exit__(*err) if stack is not None else None
+
+    def needs_param_sync_each_step(self):
+        return any(cb._needs_param_sync_each_step() for cb in self._callbacks)
+
+
+for _name in HOOKS + _STAGES:
+    setattr(CallbackManager, _name, _hook_caller(_name))
+
+
+def handle_loss(loss):
+    """MindSpore's ``_handle_loss``: a Tensor loss -> Python float (its mean); a tuple -> its first Tensor."""
+    from ..common.tensor import Tensor
+    if isinstance(loss, (tuple, list)):
+        if loss and isinstance(loss[0], Tensor):
+            loss = loss[0]
+    elif isinstance(loss, Tensor):
+        loss = float(np.mean(loss.asnumpy()))
+    return loss

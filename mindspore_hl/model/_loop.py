@@ -1,0 +1,163 @@
+"""The train and eval loops of Model, with MindSpore's callback order and ``cb_params`` bookkeeping.
+
+Non-sink: one compiled step per batch; ``on_train_step_begin/end`` around each. Sink (GRAPH_MODE): the
+epoch's batches (or ``sink_size`` of them) run as scans of the step, and the step hooks fire once per sink
+with ``cur_step_num`` advanced by the number of steps and ``net_outputs`` the last step's output, as
+MindSpore does when it sinks data to a device.
+
+Nothing here reads device values: the host waits on the device only where a callback or a metric asks.
+"""
+import jax
+import numpy as np
+
+from ..callbacks._callback import RunContext
+from ..common.tensor import wrap
+from ._runner import max_steps_per_call
+
+__all__ = ["train_loop", "eval_loop"]
+
+
+def _tensors(columns):
+    return [wrap(jax.numpy.asarray(c)) if isinstance(c, np.ndarray) else wrap(c) for c in columns]
+
+
+def _last(outputs):
+    """The last step's output from scan-stacked outputs."""
+    return jax.tree_util.tree_map(lambda x: x[-1], outputs)
+
+
+def _signature(columns):
+    return tuple((np.shape(c), str(c.dtype)) for c in columns)
+
+
+def train_loop(model, source, epoch, initial_epoch, sink, steps_per_epoch, cbs, cb, valid_infos):
+    """Run epochs ``initial_epoch+1 .. epoch``; ``sink``: scan-based sink mode (GRAPH_MODE only)."""
+    runner = model._train_runner()
+    net = model._train_network
+    rc = RunContext(cb)
+    cb.set_sync_hook(model._push_state)
+    object.__setattr__(cb, "_model", model)
+    sync_each_step = cbs.needs_param_sync_each_step()
+    cb.cur_step_num = 0
+    cb.dataset_sink_mode = bool(sink or cb.get("dataset_sink_mode"))
+    try:
+        cbs.on_train_begin(rc)
+        start = initial_epoch
+        resume = cb.pop("_resume", None)  # (epochs done, steps done), set by BackupAndRestore
+        if resume is not None and resume[0] > initial_epoch:
+            start, cb.cur_step_num = resume[0], resume[1]
+            cb.initial_step = resume[1]
+        epochs = source.epochs(epoch - initial_epoch, steps_per_epoch)
+        for _ in range(start - initial_epoch):  # replay the data order of the epochs already done
+            for _ in next(epochs):
+                pass
+        for i in range(start, epoch):
+            cb.cur_epoch_num = i + 1
+            model._current_epoch_num = i + 1
+            cbs.on_train_epoch_begin(rc)
+            batches = next(epochs)
+            net.set_train(True)
+            if sink:
+                _sink_epoch(model, runner, batches, cbs, cb, rc)
+            else:
+                _step_epoch(model, runner, net, batches, cbs, cb, rc, sync_each_step)
+            model._push_state()
+            model._eval_during_train(valid_infos, cb, cbs)
+            cbs.on_train_epoch_end(rc)
+            cb.pop("metrics", None)
+            cb.pop("eval_results", None)
+            if rc.get_stop_requested():
+                break
+        model._push_state()
+        cbs.on_train_end(rc)
+    finally:
+        model._push_state()
+
+
+def _step_epoch(model, runner, net, batches, cbs, cb, rc, sync_each_step):
+    for columns in batches:
+        cb.cur_step_num += 1
+        model._current_step_num = (cb.cur_step_num - 1) % cb.batch_num + 1
+        tensors = _tensors(columns)
+        cb.train_dataset_element = tensors
+        cbs.on_train_step_begin(rc)
+        if runner is not None:
+            outputs = runner.step([t._value for t in tensors])
+        else:
+            outputs = net(*tensors)
+        cb.net_outputs = outputs
+        if sync_each_step:
+            model._push_state()
+        cbs.on_train_step_end(rc)
+        if rc.get_stop_requested():
+            break
+
+
+def _sink_epoch(model, runner, batches, cbs, cb, rc):
+    """One sink: step hooks once, the batches as a few scans (split where shapes change or memory runs out)."""
+    expected = cb.batch_num
+    cb.cur_step_num += expected
+    model._current_step_num = expected
+    cbs.on_train_step_begin(rc)
+    done, chunk, outputs, sig, cap = 0, [], None, None, None
+    for columns in batches:
+        if chunk and (_signature(columns) != sig or len(chunk) >= cap):
+            outputs = runner.sink(chunk)
+            done += len(chunk)
+            chunk = []
+        if not chunk:
+            sig, cap = _signature(columns), max_steps_per_call(columns)
+        chunk.append(columns)
+    if chunk:
+        outputs = runner.sink(chunk)
+        done += len(chunk)
+        cb.train_dataset_element = _tensors(chunk[-1])
+    if done == 0:
+        raise ValueError("Model.train: the train dataset produced no batches in this epoch.")
+    cb.cur_step_num += done - expected
+    cb.net_outputs = _last(outputs)
+    cbs.on_train_step_end(rc)
+
+
+def eval_loop(model, source, cbs, cb, add_eval_loss=False):
+    """One pass over ``source``: metrics updated per batch (one batch behind the device), dict of results."""
+    from ..metrics import Loss
+    runner = model._eval_runner()
+    net = model._eval_network
+    rc = RunContext(cb)
+    cb.set_sync_hook(model._push_state)
+    object.__setattr__(cb, "_model", model)
+    cb.dataset_sink_mode = False
+    model._clear_metrics()
+    eval_loss = Loss() if add_eval_loss else None
+    pending = None
+    try:
+        cbs.on_eval_begin(rc)
+        net.set_train(False)
+        cbs.on_eval_epoch_begin(rc)
+        for columns in next(source.epochs(1)):
+            cb.cur_step_num += 1
+            tensors = _tensors(columns)
+            cb.eval_dataset_element = tensors
+            cbs.on_eval_step_begin(rc)
+            outputs = runner.step([t._value for t in tensors]) if runner is not None else net(*tensors)
+            cb.net_outputs = outputs
+            cbs.on_eval_step_end(rc)
+            if pending is not None:  # the host reads step i while the device computes step i + 1
+                model._update_metrics(pending, eval_loss)
+            pending = outputs
+            if rc.get_stop_requested():
+                break
+        if pending is not None:
+            model._update_metrics(pending, eval_loss)
+        model._push_state()
+        cbs.on_eval_epoch_end(rc)
+        metrics = model._get_metrics()
+        cb.metrics = metrics
+        if eval_loss is not None:
+            cb.eval_results = dict(metrics)
+            cb.eval_results["eval_loss"] = eval_loss.eval()
+        cbs.on_eval_end(rc)
+    finally:
+        model._push_state()
+    return metrics

@@ -1,0 +1,133 @@
+"""The compiled step loop of Model: one cell's pure step, run many times with the state held between calls.
+
+The step is ``_jit.make_pure(cell, params)`` -- the same pure function ``CompiledFunction`` compiles for
+a GRAPH_MODE call. What differs is where the state lives: ``CompiledFunction`` reads every Parameter
+before a call and writes every one back after it; this runner keeps the state tuple (whose buffers are
+donated each step) and writes it into the Parameters only when asked (``push``), so the per-step host work
+does not grow with the number of parameters. Sink mode runs ``sink`` steps per device call as a
+``jax.lax.scan`` of the same step over stacked batches.
+"""
+import jax
+import numpy as np
+
+from .. import _jit
+from ..common import seed
+from ..common.tensor import wrap
+
+__all__ = ["StepRunner", "max_steps_per_call"]
+
+# Upper bound on the bytes of stacked input one sink call takes, so a whole epoch is not copied at once.
+_SINK_BYTES = 256 * 2 ** 20
+
+
+def max_steps_per_call(columns):
+    """How many batches like ``columns`` fit into one sink call."""
+    nbytes = sum(int(np.prod(np.shape(c), dtype=np.int64)) * np.dtype(c.dtype).itemsize for c in columns)
+    return max(1, _SINK_BYTES // max(nbytes, 1))
+
+
+def _rebuild(arrays):
+    return [wrap(a) for a in arrays]
+
+
+class StepRunner:
+    """Runs ``cell(*batch)`` compiled, with the cell's Parameters as state held by the runner.
+
+    Args:
+        cell: the Cell to run (a train network such as ``TrainOneStepCell``, or an eval network).
+        name: used in error messages.
+    """
+
+    def __init__(self, cell, name=None):
+        self.cell = cell
+        self.name = name or type(cell).__name__
+        self.params = tuple(cell.get_parameters())
+        self._cache = {}
+        self.state = None   # tuple of arrays while the runner owns the state, else None
+        self.rng = None
+
+    # ---- state ownership ----------------------------------------------------------------------
+    def pull(self):
+        """Take the current Parameter values (and the global RNG key) as the state."""
+        if self.state is None:
+            state = tuple(p._value for p in self.params)
+            if len({id(v) for v in state}) != len(state):
+                state = _jit._unshare(self.params, state)
+            self.state, self.rng = state, seed.global_key()
+
+    def push(self):
+        """Write the state back into the Parameters (and the RNG key); the Parameters own it again."""
+        if self.state is not None:
+            for p, v in zip(self.params, self.state):
+                p._data = v
+            seed.set_global_key(self.rng)
+            self.state = None
+
+    # ---- compiled functions -------------------------------------------------------------------
+    def _entry(self, columns, sink):
+        key = (sink, self.cell.training) + tuple((np.shape(c), str(c.dtype)) for c in columns)
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._cache[key] = self._build(columns, sink)
+        return entry
+
+    def _build(self, columns, sink):
+        # The batch columns are the cell's positional inputs, as Tensors.
+        pure = _jit.make_pure(self.cell, self.params)
+
+        def step(state, rng, arrays):
+            return pure(state, rng, arrays, _rebuild)
+
+        if not sink:
+            return jax.jit(step, donate_argnums=(0,))
+
+        def scan(state, rng, stacked):
+            def body(carry, arrays):
+                out, new_state, new_rng = step(carry[0], carry[1], arrays)
+                return (new_state, new_rng), out
+            (state, rng), outs = jax.lax.scan(body, (state, rng), stacked)
+            return outs, state, rng
+
+        return jax.jit(scan, donate_argnums=(0,))
+
+    def _call(self, fn, arrays):
+        self.pull()
+        state, self.state = self.state, None  # donated: never reuse it if the call fails
+        try:
+            out, new_state, new_rng = fn(state, self.rng, arrays)
+        except Exception as e:
+            self._cache.clear()
+            raise _jit._explain(e, self.name) from None
+        self.state, self.rng = new_state, new_rng
+        return out
+
+    def step(self, columns):
+        """Run one step on a batch (list of arrays); returns the cell's output (Tensors, not synced)."""
+        return self._call(self._entry(columns, False), list(columns))
+
+    def sink(self, batches):
+        """Run the batches (lists of arrays of equal shapes) as one scan; returns outputs stacked on axis 0."""
+        stacked = [np.stack(col) if isinstance(col[0], np.ndarray) else jax.numpy.stack(col)
+                   for col in zip(*batches)]
+        return self._call(self._entry(stacked, True), stacked)
+
+    def compile(self, columns, sink_steps=0):
+        """Compile ahead of time the step for batches like ``columns`` (a scan of ``sink_steps`` when > 0)."""
+        if sink_steps:
+            columns = [np.stack([np.asarray(c)] * sink_steps) for c in columns]
+        sink = bool(sink_steps)
+        key = (sink, self.cell.training) + tuple((np.shape(c), str(c.dtype)) for c in columns)
+        self.pull()
+        lowered = self._entry(columns, sink).lower(self.state, self.rng, list(columns))
+        self._cache[key] = lowered.compile()
+
+    def lower(self, columns):
+        """``jax.stages.Lowered`` of one step for ``columns`` (for graphs and cost analysis)."""
+        self.pull()
+        return self._entry(columns, False).lower(self.state, self.rng, list(columns))
+
+    def jaxpr(self, columns):
+        """The ClosedJaxpr of one step on ``columns`` (its equations carry the Cells' name scopes)."""
+        self.pull()
+        pure = _jit.make_pure(self.cell, self.params)
+        return jax.make_jaxpr(lambda s, r, a: pure(s, r, a, _rebuild))(self.state, self.rng, list(columns))

@@ -1,0 +1,427 @@
+"""Shape manipulation, joining, splitting, indexing and selection (``ops.concat``, ``ops.gather`` ...)."""
+import builtins
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..common import dtype as mstype
+from ..common.tensor import Tensor
+from ._core import check, op, unwrap
+
+__all__ = ["cat", "concat", "stack", "unstack", "unbind", "reshape", "transpose", "permute", "squeeze", "unsqueeze",
+           "expand_dims", "flatten", "tile", "broadcast_to", "gather", "gather_elements", "gather_d", "gather_nd",
+           "index_select", "scatter_nd", "tensor_scatter_update", "tensor_scatter_add", "scatter", "split", "chunk",
+           "flip", "roll", "where", "select", "masked_fill", "masked_select", "one_hot", "cast", "shape", "rank",
+           "size", "numel", "slice", "strided_slice", "narrow", "tril", "triu", "diag", "meshgrid", "unique",
+           "nonzero", "repeat_interleave", "repeat_elements", "swapaxes", "moveaxis", "movedim", "stop_gradient",
+           "depend", "identity"]
+
+
+def _shapes(xs):
+    return [list(jnp.shape(x)) for x in xs]
+
+
+@op("concat")
+def concat(tensors, axis=0):
+    """Join a list/tuple of Tensors along an existing ``axis``."""
+    check(isinstance(tensors, (list, tuple)) and len(tensors) > 0, "concat",
+          "'tensors' must be a non-empty list or tuple of Tensors.")
+    nd = jnp.ndim(tensors[0])
+    check(nd > 0 and -nd <= axis < nd, "concat", f"'axis' {axis} is out of range for {nd}-D inputs.")
+    ax = axis % nd
+    s0 = jnp.shape(tensors[0])
+    for t in tensors[1:]:
+        s = jnp.shape(t)
+        check(len(s) == nd and all(a == b for i, (a, b) in enumerate(zip(s, s0)) if i != ax), "concat",
+              f"all inputs must have the same shape except along axis {axis}, but got shapes {_shapes(tensors)}.")
+    return jnp.concatenate(tensors, axis)
+
+
+cat = concat
+
+
+@op("stack")
+def stack(tensors, axis=0):
+    """Join Tensors of the same shape along a new ``axis``."""
+    check(isinstance(tensors, (list, tuple)) and len(tensors) > 0, "stack",
+          "'tensors' must be a non-empty list or tuple of Tensors.")
+    shapes = _shapes(tensors)
+    check(all(s == shapes[0] for s in shapes), "stack", f"all inputs must have the same shape, but got {shapes}.")
+    return jnp.stack(tensors, axis)
+
+
+@op("unstack")
+def unstack(input_x, axis=0):
+    """Split along ``axis`` into a tuple of Tensors with that axis removed."""
+    return tuple(jnp.moveaxis(input_x, axis, 0))
+
+
+def unbind(input, dim=0):
+    return unstack(input, dim)
+
+
+def _to_shape(name, shape):
+    shape = unwrap(shape)
+    if isinstance(shape, int):
+        return (shape,)
+    if isinstance(shape, (jax.Array, np.ndarray)):
+        return tuple(int(s) for s in np.asarray(shape).reshape(-1))
+    check(isinstance(shape, (tuple, list)), name, f"'shape' must be a tuple or list of ints, but got {shape!r}.")
+    return tuple(int(s) for s in shape)
+
+
+@op("reshape")
+def reshape(input, shape):
+    """Reshape to ``shape`` (one entry may be -1)."""
+    shp = _to_shape("reshape", shape)
+    known = int(np.prod([s for s in shp if s != -1], dtype=np.int64))
+    n = int(np.prod(jnp.shape(input), dtype=np.int64))
+    ok = (known == n) if -1 not in shp else (shp.count(-1) == 1 and known > 0 and n % known == 0)
+    check(ok, "reshape", f"the input of shape {list(jnp.shape(input))} ({n} elements) cannot be reshaped to "
+                         f"{list(shp)}.")
+    return jnp.reshape(input, shp)
+
+
+@op("transpose")
+def transpose(input, input_perm):
+    """Permute the axes: output axis i is input axis ``input_perm[i]``."""
+    perm = tuple(input_perm)
+    nd = jnp.ndim(input)
+    check(sorted(p % nd if nd else p for p in perm) == list(range(nd)), "transpose",
+          f"'input_perm' {perm} is not a permutation of the {nd} axes of the input (shape {list(jnp.shape(input))}).")
+    return jnp.transpose(input, perm)
+
+
+def permute(input, axis):
+    return transpose(input, axis)
+
+
+@op("squeeze")
+def squeeze(input, axis=None):
+    """Remove axes of length 1 (all, or those in ``axis``)."""
+    if axis is not None:
+        axes = (axis,) if isinstance(axis, int) else tuple(axis)
+        for a in axes:
+            check(jnp.shape(input)[a] == 1, "squeeze",
+                  f"cannot squeeze axis {a} of length {jnp.shape(input)[a]} (shape {list(jnp.shape(input))}).")
+        axis = axes
+    return jnp.squeeze(input, axis)
+
+
+@op("expand_dims")
+def expand_dims(input_x, axis):
+    return jnp.expand_dims(input_x, axis)
+
+
+def unsqueeze(input, dim):
+    return expand_dims(input, dim)
+
+
+@op("flatten")
+def flatten(input, order="C", *, start_dim=1, end_dim=-1):
+    """Flatten dimensions start_dim..end_dim (default: all but the first)."""
+    check(order in ("C", "F"), "flatten", f"'order' must be 'C' or 'F', but got {order!r}.")
+    x = input if order == "C" else jnp.transpose(input)
+    nd = x.ndim
+    if nd == 0:
+        return x.reshape(1)
+    s, e = start_dim % nd, end_dim % nd
+    check(s <= e, "flatten", f"'start_dim' {start_dim} must not be after 'end_dim' {end_dim}.")
+    return x.reshape(x.shape[:s] + (-1,) + x.shape[e + 1:])
+
+
+@op("tile")
+def tile(input, dims):
+    return jnp.tile(input, tuple(dims))
+
+
+@op("broadcast_to")
+def broadcast_to(input, shape):
+    """Broadcast to ``shape``; -1 keeps the input's size in that position."""
+    shp = list(_to_shape("broadcast_to", shape))
+    in_shape = jnp.shape(input)
+    offset = len(shp) - len(in_shape)
+    for i, s in enumerate(shp):
+        if s == -1:
+            check(i >= offset, "broadcast_to", f"-1 is not allowed in a new leading dimension of {shp}.")
+            shp[i] = in_shape[i - offset]
+    return jnp.broadcast_to(input, tuple(shp))
+
+
+def _check_int(name, what, x):
+    check(jnp.issubdtype(jnp.result_type(x), jnp.integer), name,
+          f"'{what}' must be an integer tensor, but got {jnp.result_type(x)}.", TypeError)
+
+
+@op("gather")
+def gather(input_params, input_indices, axis, batch_dims=0):
+    """Take slices of ``input_params`` along ``axis`` at ``input_indices``."""
+    _check_int("gather", "input_indices", input_indices)
+    if batch_dims:
+        fn = lambda p, i: jnp.take(p, i, axis=axis - batch_dims)  # noqa: E731
+        for _ in range(batch_dims):
+            fn = jax.vmap(fn)
+        return fn(input_params, input_indices)
+    return jnp.take(input_params, input_indices, axis=axis)
+
+
+@op("gather_elements")
+def gather_elements(input, dim, index):
+    """out[i][j] = input[index[i][j]][j] (dim 0) etc., like torch.gather."""
+    _check_int("gather_elements", "index", index)
+    return jnp.take_along_axis(input, index, dim)
+
+
+def gather_d(x, dim, index):
+    return gather_elements(x, dim, index)
+
+
+@op("gather_nd")
+def gather_nd(input_x, indices):
+    """Gather slices addressed by the last axis of ``indices``."""
+    _check_int("gather_nd", "indices", indices)
+    k = indices.shape[-1]
+    return input_x[tuple(jnp.moveaxis(indices, -1, 0)[i] for i in range(k))]
+
+
+@op("index_select")
+def index_select(input, axis, index):
+    _check_int("index_select", "index", index)
+    check(jnp.ndim(index) == 1, "index_select", f"'index' must be 1-D, but got shape {list(jnp.shape(index))}.")
+    return jnp.take(input, index, axis=axis)
+
+
+def _nd_index(indices):
+    return tuple(jnp.moveaxis(indices, -1, 0)[i] for i in range(indices.shape[-1]))
+
+
+@op("scatter_nd")
+def scatter_nd(indices, updates, shape):
+    """Zeros of ``shape`` with ``updates`` added at ``indices`` (duplicates accumulate)."""
+    _check_int("scatter_nd", "indices", indices)
+    return jnp.zeros(tuple(shape), updates.dtype).at[_nd_index(indices)].add(updates)
+
+
+@op("tensor_scatter_update")
+def tensor_scatter_update(input_x, indices, updates):
+    _check_int("tensor_scatter_update", "indices", indices)
+    return input_x.at[_nd_index(indices)].set(updates.astype(input_x.dtype))
+
+
+@op("tensor_scatter_add")
+def tensor_scatter_add(input_x, indices, updates):
+    _check_int("tensor_scatter_add", "indices", indices)
+    return input_x.at[_nd_index(indices)].add(updates.astype(input_x.dtype))
+
+
+@op("scatter")
+def scatter(input, axis, index, src):
+    """out = input with out[index[i][j]][j] = src[i][j] (axis 0), like torch.scatter."""
+    _check_int("scatter", "index", index)
+    idx = list(jnp.meshgrid(*[jnp.arange(s) for s in index.shape], indexing="ij"))
+    idx[axis] = index
+    return input.at[tuple(idx)].set(jnp.broadcast_to(src, index.shape).astype(input.dtype))
+
+
+@op("split")
+def split(tensor, split_size_or_sections, axis=0):
+    """Split into chunks of ``split_size`` (int) or of the given section sizes (list)."""
+    n = tensor.shape[axis]
+    if isinstance(split_size_or_sections, int):
+        check(split_size_or_sections > 0, "split", f"'split_size' must be positive, got {split_size_or_sections}.")
+        points = list(range(split_size_or_sections, n, split_size_or_sections))
+    else:
+        sizes = list(split_size_or_sections)
+        check(sum(sizes) == n, "split", f"the sections {sizes} must add up to the axis length {n}.")
+        points = list(np.cumsum(sizes)[:-1])
+    return tuple(jnp.split(tensor, points, axis))
+
+
+@op("chunk")
+def chunk(input, chunks, axis=0):
+    """Split into ``chunks`` pieces of size ceil(n / chunks) (the last may be smaller)."""
+    n = input.shape[axis]
+    size = -(-n // chunks)
+    return tuple(jnp.split(input, list(range(size, n, size)), axis))
+
+
+@op("flip")
+def flip(input, dims):
+    return jnp.flip(input, tuple(dims) if isinstance(dims, (list, tuple)) else dims)
+
+
+@op("roll")
+def roll(input, shifts, dims=None):
+    return jnp.roll(input, shifts, dims)
+
+
+def _bool_cond(name, cond):
+    check(jnp.result_type(cond) == jnp.bool_, name,
+          f"the condition must be a Bool tensor, but got {jnp.result_type(cond)}.", TypeError)
+
+
+@op("where")
+def where(condition, input, other):
+    """Elementwise ``input if condition else other`` with broadcasting."""
+    _bool_cond("where", condition)
+    return jnp.where(condition, input, other)
+
+
+@op("select")
+def select(cond, input, other):
+    """Elementwise ``input if cond else other``."""
+    _bool_cond("select", cond)
+    return jnp.where(cond, input, other)
+
+
+@op("masked_fill")
+def masked_fill(input_x, mask, value):
+    _bool_cond("masked_fill", mask)
+    return jnp.where(mask, jnp.asarray(value, input_x.dtype), input_x)
+
+
+def masked_select(input, mask):
+    """The elements of ``input`` where ``mask`` is True, as a 1-D Tensor (eager only: the size is data-dependent)."""
+    a, m = np.asarray(unwrap(input)), np.asarray(unwrap(mask))
+    return Tensor(a[np.broadcast_to(m, a.shape)])
+
+
+@op("one_hot")
+def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
+    """One-hot encode integer ``indices`` into ``depth`` classes; the dtype follows ``on_value``."""
+    _check_int("one_hot", "indices", indices)
+    check(isinstance(depth, (int, np.integer)) and depth >= 0, "one_hot", f"'depth' must be an int >= 0, got {depth!r}.")
+    on = jnp.asarray(on_value if not isinstance(on_value, float) else np.float32(on_value))
+    off = jnp.asarray(off_value, on.dtype)
+    hot = jax.nn.one_hot(indices, depth, dtype=jnp.bool_, axis=axis)
+    return jnp.where(hot, on, off)
+
+
+@op("cast", keep_f64=True)
+def cast(input, dtype):
+    """Convert to ``dtype`` (``ms.float32`` ...)."""
+    return jnp.asarray(input).astype(mstype.to_ms_dtype(dtype).to_numpy())
+
+
+def shape(input_x):
+    """The shape as a tuple of ints."""
+    return tuple(jnp.shape(unwrap(input_x)))
+
+
+def rank(input_x):
+    """The number of dimensions."""
+    return jnp.ndim(unwrap(input_x))
+
+
+def size(input_x):
+    """The number of elements."""
+    return int(np.prod(jnp.shape(unwrap(input_x)), dtype=np.int64))
+
+
+numel = size
+
+
+@op("slice")
+def slice(input_x, begin, size):
+    """input_x[begin[i] : begin[i] + size[i]] per axis (size -1: to the end)."""
+    idx = tuple(builtins.slice(b, None if s == -1 else b + s) for b, s in zip(begin, size))
+    return input_x[idx]
+
+
+@op("strided_slice")
+def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                  shrink_axis_mask=0):
+    """TensorFlow-style strided slice with bit masks."""
+    idx = []
+    for i, (b, e, s) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            idx.append(Ellipsis)
+        elif new_axis_mask & bit:
+            idx.append(None)
+        elif shrink_axis_mask & bit:
+            idx.append(b)
+        else:
+            idx.append(builtins.slice(None if begin_mask & bit else b, None if end_mask & bit else e, s))
+    return input_x[tuple(idx)]
+
+
+@op("narrow")
+def narrow(input, axis, start, length):
+    return jax.lax.slice_in_dim(input, start, start + length, axis=axis)
+
+
+@op("tril")
+def tril(input, diagonal=0):
+    return jnp.tril(input, diagonal)
+
+
+@op("triu")
+def triu(input, diagonal=0):
+    return jnp.triu(input, diagonal)
+
+
+@op("diag")
+def diag(input):
+    """1-D -> diagonal matrix; 2-D -> its diagonal."""
+    return jnp.diag(input)
+
+
+@op("meshgrid")
+def meshgrid(*inputs, indexing="xy"):
+    if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
+        inputs = inputs[0]
+    return tuple(jnp.meshgrid(*inputs, indexing=indexing))
+
+
+def unique(input):
+    """(sorted unique values, indices mapping each input element to them); eager only (data-dependent size)."""
+    vals, inv = np.unique(np.asarray(unwrap(input)), return_inverse=True)
+    return Tensor(vals), Tensor(inv.reshape(np.shape(unwrap(input))).astype(np.int64))
+
+
+def nonzero(input, as_tuple=False):
+    """Indices of the non-zero elements (Int64), eager only (data-dependent size)."""
+    idx = np.nonzero(np.asarray(unwrap(input)))
+    if as_tuple:
+        return tuple(Tensor(i.astype(np.int64)) for i in idx)
+    return Tensor(np.stack(idx, -1).astype(np.int64))
+
+
+@op("repeat_interleave")
+def repeat_interleave(input, repeats, axis=None):
+    return jnp.repeat(input, repeats, axis)
+
+
+@op("repeat_elements")
+def repeat_elements(x, rep, axis=0):
+    return jnp.repeat(x, rep, axis)
+
+
+@op("swapaxes")
+def swapaxes(input, axis0, axis1):
+    return jnp.swapaxes(input, axis0, axis1)
+
+
+@op("moveaxis")
+def moveaxis(x, source, destination):
+    return jnp.moveaxis(x, source, destination)
+
+
+movedim = moveaxis
+
+
+@op("stop_gradient")
+def stop_gradient(value):
+    """The same value, with no gradient flowing back through it."""
+    return jax.tree_util.tree_map(jax.lax.stop_gradient, value)
+
+
+def depend(value, expr):
+    """Return ``value`` (MindSpore orders side effects with it; JAX orders by data dependence)."""
+    return value
+
+
+def identity(input):
+    return input

@@ -1,0 +1,71 @@
+"""Printing and summary ops that work eagerly and inside compiled code (host callbacks).
+
+Summary ops (``ops.ScalarSummary()('loss', x)`` ...) hand ``(kind, name, numpy_value)`` to every listener
+registered with :func:`add_summary_listener` (the summary writer registers one); without listeners they do
+nothing, as in MindSpore without a SummaryRecord.
+"""
+import jax
+import numpy as np
+
+from ..common.tensor import Tensor
+
+__all__ = ["print_", "add_summary_listener", "remove_summary_listener", "summary"]
+
+_listeners = []
+_KINDS = ("scalar", "image", "tensor", "histogram")
+
+
+def add_summary_listener(fn):
+    """Register ``fn(kind, name, value)`` to receive summary values; returns ``fn``."""
+    _listeners.append(fn)
+    return fn
+
+
+def remove_summary_listener(fn):
+    if fn in _listeners:
+        _listeners.remove(fn)
+
+
+def _emit(kind, name, value):
+    for fn in list(_listeners):
+        fn(kind, name, np.asarray(value))
+
+
+def summary(kind, name, value):
+    """Send one summary value (kind: scalar / image / tensor / histogram) to the listeners."""
+    if kind not in _KINDS:
+        raise ValueError(f"summary: 'kind' must be one of {_KINDS}, but got {kind!r}.")
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"For '{kind.capitalize()}Summary', 'name' must be a non-empty str, but got {name!r}.")
+    arr = value._value if isinstance(value, Tensor) else np.asarray(value)
+    if kind == "scalar" and np.size(arr) != 1:
+        raise ValueError(f"For 'ScalarSummary', the value must have one element, but got shape {list(np.shape(arr))}.")
+    if kind == "image" and np.ndim(arr) != 4:
+        raise ValueError(f"For 'ImageSummary', the value must be 4-D (N, C, H, W), but got shape "
+                         f"{list(np.shape(arr))}.")
+    if _listeners:
+        if isinstance(arr, jax.core.Tracer):
+            jax.debug.callback(lambda v: _emit(kind, name, v), arr)
+        else:
+            _emit(kind, name, arr)
+
+
+def _text(x):
+    return str(x) if not isinstance(x, np.ndarray) else str(x)
+
+
+def print_(*input_x):
+    """Print Tensors and strings; inside compiled code the values are printed when the step runs."""
+    arrays = [x._value if isinstance(x, Tensor) else x for x in input_x]
+    if any(isinstance(a, jax.core.Tracer) for a in arrays):
+        idx = [i for i, a in enumerate(arrays) if isinstance(a, jax.core.Tracer)]
+
+        def host(*vals):
+            parts = list(arrays)
+            for i, v in zip(idx, vals):
+                parts[i] = np.asarray(v)
+            print("\n".join(_text(p) if not isinstance(p, (jax.Array,)) else str(np.asarray(p)) for p in parts))
+
+        jax.debug.callback(host, *[arrays[i] for i in idx])
+    else:
+        print("\n".join(str(np.asarray(a)) if isinstance(a, jax.Array) else str(a) for a in arrays))

@@ -1,0 +1,193 @@
+"""Convolutions (``conv1d``, ``conv2d``, ``conv_transpose2d``) and the padding rules shared with pooling.
+
+The user-facing layout is MindSpore's NCHW. Internally the spatial ops run in NHWC: XLA:CPU's NHWC
+convolutions and window reductions are faster, and the transposes between consecutive layers cancel
+out when compiled (measured on a LeNet train step, see the layers' report).
+"""
+import jax.numpy as jnp
+from jax import lax
+
+from ._core import op, check
+
+__all__ = ["conv1d", "conv2d", "conv_transpose2d"]
+
+_PAD_MODES = ("same", "valid", "pad")
+
+
+def to_nhwc(x):
+    return jnp.transpose(x, (0, 2, 3, 1))
+
+
+def to_nchw(x):
+    return jnp.transpose(x, (0, 3, 1, 2))
+
+
+def pair(v, name, what, n=2):
+    """``v`` as an n-tuple of ints (an int is repeated)."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return (v,) * n
+    v = tuple(v)
+    check(len(v) == n and all(isinstance(i, int) for i in v), name, f"'{what}' must be an int or a tuple of "
+          f"{n} ints, but got {v!r}.")
+    return v
+
+
+def same_pads(size, kernel, stride, dilation):
+    """MindSpore's 'same' padding of one spatial dim: total = max((ceil(H/s)-1)*s + (k-1)*d + 1 - H, 0)."""
+    out = -(-size // stride)
+    total = max((out - 1) * stride + (kernel - 1) * dilation + 1 - size, 0)
+    return total // 2, total - total // 2
+
+
+def explicit_pads(padding, name, n=2):
+    """MindSpore padding -> ((lo, hi),) * n: an int, n ints (symmetric) or 2n ints (top, bottom, left, right)."""
+    if isinstance(padding, int) and not isinstance(padding, bool):
+        check(padding >= 0, name, f"'padding' must be >= 0, but got {padding}.")
+        return ((padding, padding),) * n
+    p = tuple(padding)
+    check(all(isinstance(i, int) and i >= 0 for i in p) and len(p) in (n, 2 * n), name,
+          f"'padding' must be a non-negative int, {n} ints or {2 * n} ints, but got {padding!r}.")
+    if len(p) == n:
+        return tuple((i, i) for i in p)
+    return tuple((p[2 * i], p[2 * i + 1]) for i in range(n))
+
+
+def resolve_pads(name, pad_mode, padding, sizes, kernel, stride, dilation):
+    """Per-dim (lo, hi) padding for pad_mode 'same' / 'valid' / 'pad' (MindSpore's rules)."""
+    if isinstance(padding, str):  # newer functional API: padding='same' / 'valid'
+        pad_mode, padding = padding, 0
+    mode = str(pad_mode).lower()
+    check(mode in _PAD_MODES, name, f"'pad_mode' must be one of {_PAD_MODES}, but got {pad_mode!r}.")
+    n = len(sizes)
+    if mode == "same":
+        return tuple(same_pads(sizes[i], kernel[i], stride[i], dilation[i]) for i in range(n))
+    if mode == "valid":
+        return ((0, 0),) * n
+    return explicit_pads(padding, name, n)
+
+
+def _check_conv(name, shape, w, groups, nd):
+    check(len(shape) == nd + 2, name, f"'input' must be {nd + 2}-D (N, C, {'H, W' if nd == 2 else 'L'}), but got "
+          f"shape {list(shape)}.")
+    check(w.ndim == nd + 2, name, f"'weight' must be {nd + 2}-D, but got shape {list(w.shape)}.")
+    check(isinstance(groups, int) and groups >= 1 and w.shape[0] % groups == 0, name,
+          f"'groups' ({groups}) must divide the output channels {w.shape[0]}.")
+    check(shape[1] == w.shape[1] * groups, name, f"the input channels ({shape[1]}) must equal weight.shape[1] * "
+          f"groups ({w.shape[1]} * {groups}); input shape {list(shape)}, weight shape {list(w.shape)}.")
+
+
+def conv_nhwc(x, w, stride, pads, dilation, groups):
+    """2-D convolution of an NHWC array with an OIHW weight (the one internal convolution)."""
+    return lax.conv_general_dilated(x, jnp.transpose(w, (2, 3, 1, 0)).astype(x.dtype), stride, pads,
+                                    rhs_dilation=dilation, dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                    feature_group_count=groups)
+
+
+@op("conv2d")
+def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1, *,
+           data_format="NCHW"):
+    """2-D convolution (MindSpore ``ops.conv2d``).
+
+    Args:
+        input: (N, C_in, H, W) (or NHWC with ``data_format='NHWC'``). weight: (C_out, C_in/groups, kH, kW).
+        bias: (C_out,) or None. stride, dilation: int or 2 ints.
+        pad_mode: 'valid', 'same' (output ceil(H/stride), extra padding at the bottom/right) or 'pad'.
+        padding: with 'pad': an int, (pad_h, pad_w) or (top, bottom, left, right). 'same'/'valid' also accepted.
+    Returns:
+        (N, C_out, H_out, W_out).
+    """
+    check(data_format in ("NCHW", "NHWC"), "conv2d", f"'data_format' must be 'NCHW' or 'NHWC', got {data_format!r}.")
+    nhwc = data_format == "NHWC"
+    shape = tuple(input.shape)
+    if nhwc and len(shape) == 4:
+        shape = (shape[0], shape[3], shape[1], shape[2])
+    _check_conv("conv2d", shape, weight, groups, 2)
+    stride, dilation = pair(stride, "conv2d", "stride"), pair(dilation, "conv2d", "dilation")
+    pads = resolve_pads("conv2d", pad_mode, padding, shape[2:], weight.shape[2:], stride, dilation)
+    x = input if nhwc else to_nhwc(input)
+    y = conv_nhwc(x, weight, stride, pads, dilation, groups)
+    if bias is not None:
+        y = y + bias.astype(y.dtype)
+    return y if nhwc else to_nchw(y)
+
+
+@op("conv1d")
+def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
+    """1-D convolution (MindSpore ``ops.conv1d``): input (N, C_in, L), weight (C_out, C_in/groups, K)."""
+    _check_conv("conv1d", tuple(input.shape), weight, groups, 1)
+    stride, dilation = pair(stride, "conv1d", "stride", 1), pair(dilation, "conv1d", "dilation", 1)
+    pads = resolve_pads("conv1d", pad_mode, padding, input.shape[2:], weight.shape[2:], stride, dilation)
+    y = lax.conv_general_dilated(jnp.transpose(input, (0, 2, 1)), jnp.transpose(weight, (2, 1, 0)).astype(input.dtype),
+                                 stride, pads, rhs_dilation=dilation, dimension_numbers=("NWC", "WIO", "NWC"),
+                                 feature_group_count=groups)
+    if bias is not None:
+        y = y + bias.astype(y.dtype)
+    return jnp.transpose(y, (0, 2, 1))
+
+
+def transpose_out_size(size, kernel, stride, dilation, lo, hi, output_padding):
+    return (size - 1) * stride - lo - hi + dilation * (kernel - 1) + 1 + output_padding
+
+
+@op("conv_transpose2d")
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1, *,
+                     pad_mode="pad"):
+    """Transposed 2-D convolution (the gradient of ``conv2d`` w.r.t. its input).
+
+    Args:
+        input: (N, C_in, H, W). weight: (C_in, C_out/groups, kH, kW). bias: (C_out,) or None.
+        padding: int, (pad_h, pad_w) or (top, bottom, left, right) -- removed from the output.
+        output_padding: extra size added to one side of the output.
+        pad_mode: 'pad' (use ``padding``), 'same' (output H*stride) or 'valid' (output (H-1)*stride + d*(k-1) + 1).
+    Returns:
+        (N, C_out, H_out, W_out), H_out = (H-1)*stride - pad_top - pad_bottom + d*(kH-1) + 1 + output_padding.
+    """
+    name = "conv_transpose2d"
+    check(input.ndim == 4 and weight.ndim == 4, name, f"'input' and 'weight' must be 4-D, but got shapes "
+          f"{list(input.shape)} and {list(weight.shape)}.")
+    check(input.shape[1] == weight.shape[0], name, f"the input channels ({input.shape[1]}) must equal "
+          f"weight.shape[0] ({weight.shape[0]}); weight is (C_in, C_out/groups, kH, kW).")
+    check(weight.shape[0] % groups == 0, name, f"'groups' ({groups}) must divide the input channels {weight.shape[0]}.")
+    stride, dilation = pair(stride, name, "stride"), pair(dilation, name, "dilation")
+    out_pad = pair(output_padding, name, "output_padding")
+    cin, cout_g, kh, kw = weight.shape
+    kernel = (kh, kw)
+    mode = str(pad_mode).lower()
+    check(mode in _PAD_MODES, name, f"'pad_mode' must be one of {_PAD_MODES}, but got {pad_mode!r}.")
+    sizes = input.shape[2:]
+    if mode == "pad":
+        pads = explicit_pads(padding, name)
+        outs = [transpose_out_size(sizes[i], kernel[i], stride[i], dilation[i], *pads[i], out_pad[i]) for i in range(2)]
+    elif mode == "valid":
+        pads = ((0, 0), (0, 0))
+        outs = [transpose_out_size(sizes[i], kernel[i], stride[i], dilation[i], 0, 0, out_pad[i]) for i in range(2)]
+    else:
+        outs = [sizes[i] * stride[i] for i in range(2)]
+        pads = [same_pads(outs[i], kernel[i], stride[i], dilation[i]) for i in range(2)]
+    # As a stride-1 convolution of the stride-dilated input with the flipped, in/out-swapped kernel.
+    conv_pads, crops = [], []
+    for i in range(2):
+        lo = dilation[i] * (kernel[i] - 1) - pads[i][0]
+        hi = outs[i] - 1 + pads[i][0] - (sizes[i] - 1) * stride[i]
+        conv_pads.append((max(lo, 0), max(hi, 0)))
+        crops.append((max(-lo, 0), max(-hi, 0)))
+    w = weight.reshape(groups, cin // groups, cout_g, kh, kw).transpose(0, 2, 1, 3, 4)
+    w = w.reshape(groups * cout_g, cin // groups, kh, kw)[:, :, ::-1, ::-1]
+    y = lax.conv_general_dilated(to_nhwc(input), jnp.transpose(w, (2, 3, 1, 0)).astype(input.dtype), (1, 1),
+                                 conv_pads, lhs_dilation=stride, rhs_dilation=dilation,
+                                 dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups)
+    (ct, cb), (cl, cr) = crops
+    y = y[:, ct:y.shape[1] - cb, cl:y.shape[2] - cr, :]
+    if bias is not None:
+        y = y + bias.astype(y.dtype)
+    return to_nchw(y)
+
+
+def pool_out_size(size, kernel, stride, dilation, lo, hi, ceil_mode):
+    """Output length of a window op over ``size`` padded by (lo, hi); torch/MindSpore ceil_mode rule."""
+    eff = dilation * (kernel - 1) + 1
+    span = size + lo + hi - eff
+    out = (-(-span // stride) if ceil_mode else span // stride) + 1
+    if ceil_mode and (out - 1) * stride >= size + lo:  # the last window must start inside the input
+        out -= 1
+    return max(out, 0)

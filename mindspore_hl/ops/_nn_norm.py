@@ -1,0 +1,140 @@
+"""Normalisation: ``batch_norm``, ``layer_norm``, ``group_norm``.
+
+Statistics are computed in float32 (or float64 for float64 inputs) and the result is cast back to the
+input's dtype, so float16 activations are normalised without overflow.
+"""
+import jax.numpy as jnp
+
+from ..common.parameter import Parameter
+from ._core import check, op
+
+__all__ = ["batch_norm", "layer_norm", "group_norm"]
+
+
+def _stat_dtype(x):
+    return jnp.float64 if x.dtype == jnp.float64 else jnp.float32
+
+
+def _bcast(v, ndim, axis, dtype):
+    """Reshape a per-channel vector to broadcast along ``axis`` of an ``ndim``-D array."""
+    shape = [1] * ndim
+    shape[axis] = -1
+    return jnp.reshape(v, shape).astype(dtype)
+
+
+@op("batch_norm")
+def _batch_norm(x, mean, var, weight, bias, training, eps):
+    """(y, batch_mean, unbiased batch_var) in training; (y, mean, var) otherwise."""
+    name = "batch_norm"
+    check(x.ndim >= 2, name, f"'input' must be at least 2-D (N, C, ...), but got shape {list(x.shape)}.")
+    c = x.shape[1]
+    for what, v in (("running_mean", mean), ("running_var", var), ("weight", weight), ("bias", bias)):
+        if v is not None:
+            check(tuple(jnp.shape(v)) == (c,), name, f"'{what}' must have shape ({c},) to match the input's "
+                  f"channels, but got {list(jnp.shape(v))}; input shape {list(x.shape)}.")
+    sd = _stat_dtype(x)
+    xs = x.astype(sd)
+    if training:
+        axes = (0,) + tuple(range(2, x.ndim))
+        m = jnp.mean(xs, axis=axes)
+        v = jnp.mean(jnp.square(xs - _bcast(m, x.ndim, 1, sd)), axis=axes)
+        n = x.size // c
+        unbiased = v * (n / max(n - 1, 1))
+    else:
+        check(mean is not None and var is not None, name, "'running_mean' and 'running_var' are required when not "
+              "training.")
+        m, v = mean.astype(sd), var.astype(sd)
+        unbiased = v
+    scale = jnp.reciprocal(jnp.sqrt(v + eps))
+    if weight is not None:
+        scale = scale * weight.astype(sd)
+    shift = -m * scale
+    if bias is not None:
+        shift = shift + bias.astype(sd)
+    # y = x * scale + shift in the input's dtype: one fused multiply-add per element.
+    y = x * _bcast(scale, x.ndim, 1, x.dtype) + _bcast(shift, x.ndim, 1, x.dtype)
+    return y, m, unbiased
+
+
+def batch_norm(input_x, running_mean, running_var, weight, bias, training=False, momentum=0.1, eps=1e-5):
+    """Batch normalisation over the channel axis 1 (MindSpore ``ops.batch_norm``).
+
+    Args:
+        input_x: (N, C, ...). running_mean, running_var: (C,). weight (gamma), bias (beta): (C,) or None.
+        training: normalise with the batch statistics and update the running ones; else use the running ones.
+        momentum: update factor, ``running = (1 - momentum) * running + momentum * batch`` (batch variance is
+            unbiased). Running statistics given as Parameters are updated (inside compiled steps too).
+        eps: added to the variance.
+    Returns:
+        Tensor shaped like ``input_x``.
+    """
+    y, m, v = _batch_norm(input_x, running_mean, running_var, weight, bias, bool(training), eps)
+    if training:
+        for p, new in ((running_mean, m), (running_var, v)):
+            if isinstance(p, Parameter):
+                old, batch = p._value, new._value
+                p._set_value(((1.0 - momentum) * old.astype(batch.dtype) + momentum * batch).astype(old.dtype))
+    return y
+
+
+def normalize(x, axes, eps):
+    """(x - mean) / sqrt(var + eps) over ``axes`` with float32 statistics, in x's dtype."""
+    sd = _stat_dtype(x)
+    xs = x.astype(sd)
+    m = jnp.mean(xs, axis=axes, keepdims=True)
+    v = jnp.mean(jnp.square(xs - m), axis=axes, keepdims=True)
+    return ((xs - m) * jnp.reciprocal(jnp.sqrt(v + eps))).astype(x.dtype)
+
+
+def layer_norm_axes(x, begin_norm_axis, gamma, beta, eps, begin_params_axis):
+    """Normalise over axes [begin_norm_axis:], then scale/shift by gamma/beta shaped like x.shape[begin_params_axis:]."""
+    nd = x.ndim
+    a = begin_norm_axis % nd
+    y = normalize(x, tuple(range(a, nd)), eps)
+    pshape = x.shape[begin_params_axis % nd:]
+    if gamma is not None:
+        y = y * jnp.reshape(gamma, pshape).astype(x.dtype)
+    if beta is not None:
+        y = y + jnp.reshape(beta, pshape).astype(x.dtype)
+    return y
+
+
+@op("layer_norm")
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Layer normalisation over the trailing ``normalized_shape`` dims (MindSpore ``ops.layer_norm``).
+
+    Args:
+        input: (..., *normalized_shape). weight, bias: shaped ``normalized_shape`` or None.
+    Returns:
+        Tensor shaped like ``input``.
+    """
+    ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    check(len(ns) <= input.ndim and tuple(input.shape[input.ndim - len(ns):]) == ns, "layer_norm",
+          f"the trailing dims of 'input' must equal normalized_shape {list(ns)}, but got shape {list(input.shape)}.")
+    for what, v in (("weight", weight), ("bias", bias)):
+        if v is not None:
+            check(tuple(jnp.shape(v)) == ns, "layer_norm", f"'{what}' must have shape {list(ns)}, but got "
+                  f"{list(jnp.shape(v))}.")
+    return layer_norm_axes(input, -len(ns) if ns else input.ndim, weight, bias, eps, -len(ns) if ns else input.ndim)
+
+
+@op("group_norm")
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Group normalisation: channels (axis 1) split into ``num_groups`` groups normalised separately.
+
+    Args:
+        input: (N, C, ...). weight, bias: (C,) or None.
+    Returns:
+        Tensor shaped like ``input``.
+    """
+    check(input.ndim >= 2, "group_norm", f"'input' must be at least 2-D (N, C, ...), got shape {list(input.shape)}.")
+    n, c = input.shape[:2]
+    check(isinstance(num_groups, int) and num_groups > 0 and c % num_groups == 0, "group_norm",
+          f"'num_groups' ({num_groups}) must divide the channels ({c}).")
+    g = input.reshape(n, num_groups, -1)
+    y = normalize(g, (2,), eps).reshape(input.shape)
+    if weight is not None:
+        y = y * _bcast(weight, input.ndim, 1, input.dtype)
+    if bias is not None:
+        y = y + _bcast(bias, input.ndim, 1, input.dtype)
+    return y

@@ -1,0 +1,178 @@
+"""2-D pooling: ``max_pool2d``, ``avg_pool2d``, ``adaptive_avg_pool2d`` (NCHW outside, NHWC inside).
+
+``reduce_window`` max pooling and its gradient (select-and-scatter) are slow on XLA:CPU, so windows that
+tile the input exactly (kernel == stride, no padding, no dilation) are pooled by reshape + max / mean.
+"""
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from ._core import op, check
+from ._nn_conv import explicit_pads, pair, pool_out_size, same_pads, to_nchw, to_nhwc
+
+__all__ = ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]
+
+
+def window_geometry(name, sizes, kernel, stride, padding, dilation, ceil_mode, pad_mode):
+    """(explicit pads, pads including the ceil-mode extra, output sizes) for MindSpore's pad modes."""
+    mode = str(pad_mode).lower()
+    check(mode in ("same", "valid", "pad"), name, f"'pad_mode' must be 'same', 'valid' or 'pad', but got {pad_mode!r}.")
+    check(all(k > 0 for k in kernel) and all(s > 0 for s in stride), name,
+          f"'kernel_size' and 'stride' must be positive, but got {kernel} and {stride}.")
+    if mode == "same":
+        pads = tuple(same_pads(sizes[i], kernel[i], stride[i], dilation[i]) for i in range(2))
+        return pads, pads, tuple(-(-sizes[i] // stride[i]) for i in range(2))
+    pads = ((0, 0), (0, 0)) if mode == "valid" else explicit_pads(padding, name)
+    for i in range(2):
+        check(max(pads[i]) * 2 <= kernel[i], name, f"'padding' {pads[i]} must be at most half of 'kernel_size' "
+              f"{kernel[i]}.")
+    outs = tuple(pool_out_size(sizes[i], kernel[i], stride[i], dilation[i], *pads[i], ceil_mode) for i in range(2))
+    check(all(o > 0 for o in outs), name, f"the input spatial size {tuple(sizes)} is too small for kernel_size "
+          f"{kernel} (output would be {outs}).")
+    full = []
+    for i in range(2):
+        need = (outs[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1 - sizes[i] - pads[i][0]
+        full.append((pads[i][0], max(need, 0)))
+    return pads, tuple(full), outs
+
+
+def _tiles(kernel, stride, dilation, full_pads, sizes, outs):
+    """True when the windows tile (a cropped) input exactly, so reshape + reduce does the pooling."""
+    return (kernel == stride and dilation == (1, 1) and all(lo == 0 for lo, _ in full_pads)
+            and all(outs[i] * kernel[i] <= sizes[i] for i in range(2)))
+
+
+def _lowest(dtype):
+    return -jnp.inf if jnp.issubdtype(dtype, jnp.floating) else jnp.iinfo(dtype).min
+
+
+def max_pool_nhwc(x, kernel, stride, full_pads, dilation, outs):
+    """Max pooling of an NHWC array (the one internal max pool)."""
+    n, h, w, c = x.shape
+    if _tiles(kernel, stride, dilation, full_pads, (h, w), outs):
+        (oh, ow), (kh, kw) = outs, kernel
+        return x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c).max(axis=(2, 4))
+    return lax.reduce_window(x, jnp.array(_lowest(x.dtype), x.dtype), lax.max, (1, *kernel, 1), (1, *stride, 1),
+                             ((0, 0), *full_pads, (0, 0)), window_dilation=(1, *dilation, 1))
+
+
+def _argmax_nhwc(x, kernel, stride, full_pads, dilation):
+    """Flat (h * W + w) index of each window's first maximum."""
+    n, h, w, c = x.shape
+    idx = jnp.broadcast_to(jnp.arange(h * w, dtype=jnp.int64).reshape(1, h, w, 1), x.shape)
+
+    def pick(a, b):
+        (av, ai), (bv, bi) = a, b
+        take = (bv > av) | ((bv == av) & (bi < ai) & (bi >= 0)) | (ai < 0)
+        return jnp.where(take, bv, av), jnp.where(take, bi, ai)
+
+    init = (jnp.array(_lowest(x.dtype), x.dtype), jnp.array(-1, jnp.int64))
+    _, out = lax.reduce_window((lax.stop_gradient(x), idx), init, pick, (1, *kernel, 1), (1, *stride, 1),
+                               ((0, 0), *full_pads, (0, 0)), window_dilation=(1, *dilation, 1))
+    return out
+
+
+def _pool_args(name, input, kernel_size, stride, dilation, data_format):
+    check(data_format in ("NCHW", "NHWC"), name, f"'data_format' must be 'NCHW' or 'NHWC', got {data_format!r}.")
+    check(input.ndim == 4, name, f"'input' must be 4-D ({data_format}), but got shape {list(input.shape)}.")
+    kernel = pair(kernel_size, name, "kernel_size")
+    stride = kernel if stride is None or stride == () else pair(stride, name, "stride")
+    x = input if data_format == "NHWC" else to_nhwc(input)
+    return x, kernel, stride, pair(dilation, name, "dilation")
+
+
+@op("max_pool2d")
+def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False, *,
+               pad_mode="pad", data_format="NCHW"):
+    """2-D max pooling (MindSpore ``ops.max_pool2d``).
+
+    Args:
+        x: (N, C, H, W). kernel_size, stride (default: kernel_size), dilation: int or 2 ints.
+        padding: int or (pad_h, pad_w), implicit -inf padding on both sides (at most half the kernel).
+        return_indices: also return the flat (h * W + w) index of each maximum.
+        ceil_mode: round the output size up (the last window must start inside the input or left padding).
+        pad_mode: 'pad' (use ``padding``), 'same' (output ceil(H/stride)) or 'valid'.
+    Returns:
+        (N, C, H_out, W_out), and the int64 indices when ``return_indices``.
+    """
+    xh, kernel, stride, dilation = _pool_args("max_pool2d", x, kernel_size, stride, dilation, data_format)
+    _, full, outs = window_geometry("max_pool2d", xh.shape[1:3], kernel, stride, padding, dilation, ceil_mode,
+                                    pad_mode)
+    y = max_pool_nhwc(xh, kernel, stride, full, dilation, outs)
+    back = (lambda a: a) if data_format == "NHWC" else to_nchw
+    if return_indices:
+        return back(y), back(_argmax_nhwc(xh, kernel, stride, full, dilation))
+    return back(y)
+
+
+def _counts(size, kernel, stride, lo, out, limit_lo, limit_hi):
+    """Per-output window sizes along one dim, clipped to [limit_lo, limit_hi) in input coordinates."""
+    start = np.arange(out) * stride - lo
+    return np.minimum(start + kernel, limit_hi) - np.maximum(start, limit_lo)
+
+
+@op("avg_pool2d")
+def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None, *, pad_mode="pad", data_format="NCHW"):
+    """2-D average pooling (MindSpore ``ops.avg_pool2d``).
+
+    Args:
+        input_x: (N, C, H, W). kernel_size, stride: int or 2 ints.
+        padding: int, (pad_h, pad_w) or (top, bottom, left, right) zero padding (``pad_mode='pad'``).
+        count_include_pad: divide by the window size including explicit padding (never the ceil-mode extra).
+        divisor_override: divide by this instead. pad_mode: 'pad', 'same' (padding never counted) or 'valid'.
+    Returns:
+        (N, C, H_out, W_out).
+    """
+    name = "avg_pool2d"
+    x, kernel, stride, _ = _pool_args(name, input_x, kernel_size, stride, 1, data_format)
+    sizes = x.shape[1:3]
+    pads, full, outs = window_geometry(name, sizes, kernel, stride, padding, (1, 1), ceil_mode, pad_mode)
+    if _tiles(kernel, stride, (1, 1), full, sizes, outs) and divisor_override is None:
+        (oh, ow), (kh, kw), (n, c) = outs, kernel, (x.shape[0], x.shape[3])
+        y = x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c).mean(axis=(2, 4))
+    else:
+        s = lax.reduce_window(x, jnp.array(0, x.dtype), lax.add, (1, *kernel, 1), (1, *stride, 1),
+                              ((0, 0), *full, (0, 0)))
+        if divisor_override:
+            y = s / jnp.asarray(divisor_override, x.dtype)
+        else:
+            include = count_include_pad and str(pad_mode).lower() == "pad"
+            cnt = [_counts(sizes[i], kernel[i], stride[i], full[i][0], outs[i],
+                           -pads[i][0] if include else 0, sizes[i] + (pads[i][1] if include else 0))
+                   for i in range(2)]
+            y = s / jnp.asarray(np.outer(*cnt)[None, :, :, None], x.dtype)
+    return y if data_format == "NHWC" else to_nchw(y)
+
+
+def _adaptive_matrix(size, out):
+    """(out, size) averaging matrix of adaptive pooling: window i is [floor(i*size/out), ceil((i+1)*size/out))."""
+    m = np.zeros((out, size), np.float64)
+    for i in range(out):
+        lo, hi = (i * size) // out, -(-((i + 1) * size) // out)
+        m[i, lo:hi] = 1.0 / (hi - lo)
+    return m
+
+
+@op("adaptive_avg_pool2d")
+def adaptive_avg_pool2d(input, output_size):
+    """Adaptive 2-D average pooling to ``output_size`` (int, or 2 ints / None to keep that size).
+
+    Args:
+        input: (N, C, H, W) or (C, H, W).
+    Returns:
+        (..., out_h, out_w).
+    """
+    name = "adaptive_avg_pool2d"
+    check(input.ndim in (3, 4), name, f"'input' must be 3-D or 4-D, but got shape {list(input.shape)}.")
+    h, w = input.shape[-2:]
+    if isinstance(output_size, int):
+        output_size = (output_size, output_size)
+    check(len(output_size) == 2, name, f"'output_size' must be an int or 2 values, but got {output_size!r}.")
+    oh, ow = (h if output_size[0] is None else output_size[0]), (w if output_size[1] is None else output_size[1])
+    check(oh > 0 and ow > 0, name, f"'output_size' must be positive, but got {output_size!r}.")
+    if (oh, ow) == (1, 1):
+        return jnp.mean(input, axis=(-2, -1), keepdims=True)
+    mh = jnp.asarray(_adaptive_matrix(h, oh), input.dtype)
+    mw = jnp.asarray(_adaptive_matrix(w, ow), input.dtype)
+    return jnp.einsum("...hw,ph,qw->...pq", input, mh, mw)

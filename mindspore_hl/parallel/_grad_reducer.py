@@ -1,0 +1,53 @@
+"""``nn.DistributedGradReducer``: MindSpore's gradient AllReduce, for the global-view SPMD step.
+
+A parallel step here is one program over the global batch: the loss is the mean over all devices' samples,
+and the gradient XLA computes for a replicated weight already includes the all-reduce over the 'data' axis
+(GSPMD inserts it while partitioning the batch-split computation). That gradient equals MindSpore's
+AllReduce-then-mean of the per-device gradients, so with ``mean=True`` this Cell returns the gradients as
+they are (reducing again would double-count). With ``mean=False`` MindSpore sums the per-device gradients of
+per-device mean losses, i.e. ``degree`` times the mean; this Cell multiplies by ``degree`` to match.
+"""
+from ..common.tensor import Tensor, wrap
+from ..nn.cell import Cell
+from . import _context
+from ._plan import active_plan
+
+__all__ = ["DistributedGradReducer"]
+
+
+class DistributedGradReducer(Cell):
+    """Aggregate gradients across data-parallel devices (see the module docstring for the exact semantics).
+
+    Args:
+        parameters: the Parameters whose gradients are reduced (the optimizer's parameters).
+        mean: average (True) or sum (False); None reads ``gradients_mean`` from the auto parallel context.
+        degree: number of data-parallel devices; None uses the size of the mesh's 'data' axis of the step
+            being compiled (1 outside a parallel step).
+        fusion_type, group: accepted for compatibility (XLA fuses the collectives; one world group).
+    """
+
+    def __init__(self, parameters, mean=None, degree=None, fusion_type=1, group="hccl_world_group"):
+        super().__init__(auto_prefix=False)
+        if degree is not None and (not isinstance(degree, int) or isinstance(degree, bool) or degree <= 0):
+            raise ValueError(f"DistributedGradReducer: degree must be a positive int, but got {degree!r}.")
+        if mean is not None and not isinstance(mean, bool):
+            raise TypeError(f"DistributedGradReducer: mean must be a bool or None, but got {type(mean).__name__}.")
+        self.n_params = len(tuple(parameters))
+        self.mean = _context._ctx["gradients_mean"] if mean is None else mean
+        self.degree = degree
+        self.fusion_type, self.group = fusion_type, group
+
+    def construct(self, grads):
+        grads = tuple(grads)
+        if len(grads) != self.n_params:
+            raise ValueError(f"DistributedGradReducer: expected {self.n_params} gradients (one per parameter), "
+                             f"but got {len(grads)}.")
+        if self.mean:
+            return grads
+        degree = self.degree
+        if degree is None:
+            plan = active_plan()
+            degree = 1 if plan is None else plan.data
+        if degree == 1:
+            return grads
+        return tuple(wrap(g._value * degree) if isinstance(g, Tensor) else g * degree for g in grads)

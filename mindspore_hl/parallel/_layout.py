@@ -1,0 +1,214 @@
+"""Layouts: MindSpore strategies (split counts per dimension) as ``PartitionSpec`` s over the (data, model) mesh.
+
+A strategy such as ``(2, 1)`` says "split dimension 0 in 2 parts". On a mesh of ``data x model`` devices a
+split count maps to the axes whose sizes multiply to it: 1 -> not split, ``data`` -> 'data', ``model`` ->
+'model', ``data*model`` -> both. Parameters carry their layout hint in ``Parameter.sharding`` (a strategy tuple,
+or a tuple of axis names); ``Cell.shard`` sets those hints and constrains the Cell's inputs and outputs.
+"""
+import threading
+import weakref
+
+import jax
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+from ..common.tensor import Tensor, wrap
+
+_AXES = ("data", "model")
+_sharded_cells = weakref.WeakSet()
+_active = threading.local()   # the plan whose step is being traced (Cell.shard constraints read it)
+
+
+def _is_strategy(s):
+    return isinstance(s, tuple) and all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in s)
+
+
+def _is_names(s):
+    return isinstance(s, (tuple, P)) and all(v is None or v in _AXES or
+                                             (isinstance(v, tuple) and all(a in _AXES for a in v)) for v in s)
+
+
+def to_spec(layout, shape, data, model, what, batch_first=False):
+    """``PartitionSpec`` for a strategy tuple / axis-name tuple ``layout`` of an array of ``shape``.
+
+    ``batch_first`` prefers the 'data' axis for dimension 0 when data == model (inputs); parameters prefer 'model'.
+    """
+    if layout is None:
+        return P()
+    if len(layout) != len(shape):
+        raise ValueError(f"{what}: the layout {tuple(layout)} has {len(layout)} entries, but the tensor has shape "
+                         f"{tuple(shape)} ({len(shape)} dimensions).")
+    if _is_names(layout):
+        spec = P(*layout)
+    elif _is_strategy(layout):
+        spec = P(*(_axis_for(s, i, data, model, what, layout, batch_first) for i, s in enumerate(layout)))
+    else:
+        raise TypeError(f"{what}: a layout must be a tuple of positive ints (split counts, e.g. (2, 1)) or of mesh "
+                        f"axis names {_AXES}/None, but got {layout!r}.")
+    sizes = {"data": data, "model": model}
+    used = []
+    for dim, entry in zip(shape, spec):
+        names = () if entry is None else (entry,) if isinstance(entry, str) else tuple(entry)
+        parts = 1
+        for n in names:
+            parts *= sizes[n]
+        used += names
+        if dim % parts:
+            raise ValueError(f"{what}: dimension of size {dim} cannot be split in {parts} parts (layout "
+                             f"{tuple(layout)} on a mesh of data={data} x model={model} devices, shape {tuple(shape)}).")
+    if len(used) != len(set(used)):
+        raise ValueError(f"{what}: the layout {tuple(layout)} uses a mesh axis twice on mesh data={data} x "
+                         f"model={model}; each of 'data' and 'model' can split only one dimension.")
+    return spec
+
+
+def _axis_for(s, i, data, model, what, layout, batch_first):
+    if s == 1:
+        return None
+    first, second = (("data", data), ("model", model)) if batch_first and i == 0 else (("model", model), ("data", data))
+    for name, size in (first, second):
+        if s == size:
+            return name
+    if s == data * model:
+        return ("data", "model")
+    raise ValueError(f"{what}: split count {s} in strategy {tuple(layout)} does not match the mesh data={data} x "
+                     f"model={model} (a split count must be 1, {data}, {model} or {data * model}).")
+
+
+def model_size_hint(params, n_devices):
+    """The model-axis size the user's layouts ask for: the largest split of a parameter or a Cell.shard input."""
+    best = 1
+    for p in params:
+        layout = getattr(p, "sharding", None)
+        if layout is not None and _is_strategy(layout):
+            prod = 1
+            for s in layout:
+                prod *= s
+            best = max(best, prod if prod < n_devices else max(layout))
+    for cell in list(_sharded_cells):
+        for strategies in cell.__dict__["_shard_strategy"][:2]:
+            for s in strategies or ():
+                if s is not None and _is_strategy(s) and len(s) > 1:
+                    best = max([best] + list(s[1:]))
+    if best > 1 and n_devices % best:
+        raise ValueError(f"parallel: the layouts set by Cell.shard / Parameter.sharding split a dimension in {best} "
+                         f"parts, which does not divide the {n_devices} devices.")
+    return best
+
+
+def parameter_specs(params, data, model, chosen=None):
+    """``PartitionSpec`` per parameter: the user's hint, the AUTO choice, the layout of the weight an optimizer
+    slot was cloned from (``moments.fc.weight`` follows ``fc.weight``), or replicated."""
+    chosen = chosen or {}
+    specs, by_name = [], {}
+    for p in params:
+        layout = getattr(p, "sharding", None)
+        if layout is not None:
+            spec = to_spec(layout, p.shape, data, model, f"Parameter '{p.name}'")
+        else:
+            spec = chosen.get(p.name)
+        specs.append(spec)
+        if spec is not None:
+            by_name[p.name] = (tuple(p.shape), spec)
+    out = []
+    for p, spec in zip(params, specs):
+        if spec is None:
+            spec = follow_spec(p, by_name) or P()
+        out.append(spec)
+    return out
+
+
+def follow_spec(p, by_name):
+    """The spec of the parameter whose name ``p.name`` ends with (optimizer slots are named ``<slot>.<name>``)."""
+    parts = p.name.split(".")
+    for i in range(1, len(parts)):
+        hit = by_name.get(".".join(parts[i:]))
+        if hit is not None and hit[0] == tuple(p.shape):
+            return hit[1]
+    return None
+
+
+def batch_spec(shape, data):
+    """Inputs are split along dimension 0 over 'data' when it divides; other arrays are replicated."""
+    if data > 1 and len(shape) >= 1 and shape[0] % data == 0:
+        return P("data")
+    return P()
+
+
+# ---- Cell.shard -----------------------------------------------------------------------------------
+def shard_cell(cell, in_strategy, out_strategy=None, parameter_plan=None):
+    """Implement ``Cell.shard``: record layouts for the Cell's inputs/outputs and set its parameters' hints."""
+    name = type(cell).__name__
+    in_strategy = _check_strategies(in_strategy, f"{name}.shard: in_strategy")
+    out_strategy = None if out_strategy is None else _check_strategies(out_strategy, f"{name}.shard: out_strategy")
+    if parameter_plan is not None:
+        if not isinstance(parameter_plan, dict):
+            raise TypeError(f"{name}.shard: parameter_plan must be a dict {{parameter name: strategy}}, but got "
+                            f"{type(parameter_plan).__name__}.")
+        params = _relative_params(cell)
+        for key, layout in parameter_plan.items():
+            rel = key[5:] if isinstance(key, str) and key.startswith("self.") else key
+            p = params.get(rel)
+            if p is None:
+                raise ValueError(f"{name}.shard: parameter_plan names {key!r}, which is not a parameter of this Cell. "
+                                 f"Its parameters are: {sorted(params)}.")
+            if not (_is_strategy(layout) or _is_names(layout)):
+                raise TypeError(f"{name}.shard: parameter_plan[{key!r}] must be a tuple of split counts, but got "
+                                f"{layout!r}.")
+            if len(layout) != len(p.shape):
+                raise ValueError(f"{name}.shard: parameter_plan[{key!r}] = {layout} has {len(layout)} entries, but "
+                                 f"the parameter has shape {tuple(p.shape)}.")
+            if getattr(p, "sharding", None) is None:  # as in MindSpore, an existing layout is kept
+                p.sharding = tuple(layout)
+    cell.__dict__["_shard_strategy"] = (in_strategy, out_strategy)
+    if "_shard_construct" not in cell.__dict__:
+        original = cell.construct
+        cell.__dict__["_shard_construct"] = original
+
+        def construct(*args, **kwargs):
+            plan = getattr(_active, "plan", None)
+            if plan is None or not plan.constrain:
+                return original(*args, **kwargs)
+            ins, outs = cell.__dict__["_shard_strategy"]
+            args = _constrain(args, ins, plan, f"{name}.shard in_strategy", True)
+            out = original(*args, **kwargs)
+            if outs is None:
+                return out
+            single = not isinstance(out, tuple)
+            out = _constrain((out,) if single else out, outs, plan, f"{name}.shard out_strategy", True)
+            return out[0] if single else out
+
+        cell.__dict__["construct"] = construct
+    _sharded_cells.add(cell)
+    return cell
+
+
+def _check_strategies(strategies, what):
+    if not isinstance(strategies, tuple):
+        raise TypeError(f"{what} must be a tuple with one strategy (or None) per tensor, but got "
+                        f"{type(strategies).__name__} {strategies!r}.")
+    for s in strategies:
+        if s is not None and not (_is_strategy(s) or _is_names(s)):
+            raise TypeError(f"{what}: each entry must be a tuple of positive ints (e.g. (2, 1)) or None, but got {s!r}.")
+    return strategies
+
+
+def _relative_params(cell):
+    out = {}
+    for prefix, sub in cell.cells_and_names():
+        for attr, p in sub._params.items():
+            if p is not None:
+                out[f"{prefix}.{attr}" if prefix else attr] = p
+                out.setdefault(p.name, p)
+    return out
+
+
+def _constrain(values, strategies, plan, what, batch_first):
+    if len(strategies) != len(values):
+        raise ValueError(f"{what} has {len(strategies)} entries, but the Cell got {len(values)} tensor(s).")
+    out = []
+    for v, s in zip(values, strategies):
+        if s is not None and isinstance(v, Tensor):
+            spec = to_spec(s, v.shape, plan.data, plan.model, what, batch_first)
+            v = wrap(jax.lax.with_sharding_constraint(v._value, NamedSharding(plan.mesh, spec)))
+        out.append(v)
+    return tuple(out)

@@ -1,0 +1,144 @@
+"""How a compiled step runs in parallel: shardings for its state and inputs, placement, and failure messages.
+
+:class:`mindspore_hl._jit.CompiledFunction` asks :func:`plan_step` once per compiled signature. In STAND_ALONE
+mode the answer is None and nothing changes. Otherwise the step is ``jax.jit``-compiled with
+``in_shardings`` over the mesh: every Parameter gets its layout (replicated in DATA_PARALLEL), every input array
+is split along its first dimension over the 'data' axis, and the new state is constrained to the same layouts,
+so XLA inserts the collectives (the gradient all-reduce of data parallelism) inside the one compiled step.
+With several processes each one feeds its own part of the batch (``jax.make_array_from_process_local_data``).
+"""
+import warnings
+
+import jax
+import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+from . import _context, _layout
+from ._context import ParallelMode
+
+__all__ = ["plan_step", "Plan", "active_plan"]
+
+
+class Plan:
+    """The layouts of one compiled step: mesh, state/rng/input shardings, and the AUTO_PARALLEL report."""
+
+    def __init__(self, name, mesh, state_specs, input_specs, constrain, local_inputs, report=None):
+        self.name, self.mesh = name, mesh
+        self.data, self.model = mesh.shape["data"], mesh.shape["model"]
+        self.state_specs = tuple(state_specs)
+        self.state_shardings = tuple(NamedSharding(mesh, s) for s in state_specs)
+        self.replicated = NamedSharding(mesh, P())
+        self.input_shardings = [NamedSharding(mesh, s) for s in input_specs]
+        self.constrain = constrain          # apply Cell.shard in/out layouts while tracing
+        self.local_inputs = local_inputs    # several processes, each feeding its part of the batch
+        self.report = report
+        self.multi_process = jax.process_count() > 1
+
+    def jit(self, step, donate_argnums):
+        """``jax.jit`` of ``step(state, rng, arrays)`` with this plan's shardings."""
+        def sharded_step(state, rng, arrays):
+            prev = getattr(_layout._active, "plan", None)
+            _layout._active.plan = self
+            try:
+                out, new_state, new_rng = step(state, rng, arrays)
+            finally:
+                _layout._active.plan = prev
+            new_state = tuple(jax.lax.with_sharding_constraint(v, s)
+                              for v, s in zip(new_state, self.state_shardings))
+            return out, new_state, new_rng
+
+        return jax.jit(sharded_step, in_shardings=(self.state_shardings, self.replicated, self.input_shardings),
+                       donate_argnums=donate_argnums)
+
+    def place(self, state, rng, arrays):
+        """Turn this process's arrays into global arrays (only needed with several processes)."""
+        state = tuple(_global(v, s) for v, s in zip(state, self.state_shardings))
+        rng = _global(rng, self.replicated)
+        arrays = [(_from_local(a, s) if self.local_inputs and s.spec != P() else _global(a, s))
+                  for a, s in zip(arrays, self.input_shardings)]
+        return state, rng, arrays
+
+    def explain(self, e):
+        """A clear error when a collective failed because another process is gone."""
+        if not self.multi_process:
+            return e
+        from ..communication import _management
+        if not _management.is_peer_failure(e):
+            return e
+        _management._mark_failed()
+        text = str(e)
+        first = text.strip().splitlines()[0] if text.strip() else type(e).__name__
+        return RuntimeError(
+            f"Distributed step '{self.name}' failed on process {jax.process_index()} of {jax.process_count()}: "
+            f"another process stopped or became unreachable, so the collective communication could not complete "
+            f"({first}). Check the other processes' logs for the first error; this process exits.")
+
+
+def _global(v, sharding):
+    if isinstance(v, jax.Array) and v.sharding == sharding:
+        return v
+    if isinstance(v, jax.Array) and not v.is_fully_addressable:
+        return jax.device_put(v, sharding)
+    host = np.asarray(v)
+    return jax.make_array_from_callback(host.shape, sharding, lambda idx: host[idx])
+
+
+def _from_local(v, sharding):
+    if isinstance(v, jax.Array) and not v.is_fully_addressable:
+        return v if v.sharding == sharding else jax.device_put(v, sharding)
+    host = np.asarray(v)
+    return jax.make_array_from_process_local_data(sharding, host)
+
+
+def active_plan():
+    """The plan of the step being traced, or None (eager code, STAND_ALONE)."""
+    return getattr(_layout._active, "plan", None)
+
+
+def plan_step(compiled, params, arrays, step):
+    """The :class:`Plan` for a step over ``params`` called with input ``arrays``, or None in STAND_ALONE.
+
+    Args:
+        compiled: the CompiledFunction (registered so that changing the parallel context clears its cache).
+        params: the state Parameters, in order. arrays: the input arrays of this call (this process's part).
+        step: ``step(state, rng, arrays)``; AUTO_PARALLEL compiles it for candidate layouts.
+    """
+    _context._compiled.add(compiled)
+    mode = _context.mode()
+    if mode == ParallelMode.STAND_ALONE:
+        return None
+    devs = _context.devices()
+    n = len(devs)
+    multi = jax.process_count() > 1
+    full_batch = _context._ctx["full_batch"] and mode != ParallelMode.DATA_PARALLEL
+    local_inputs = multi and not full_batch
+    shapes = [_global_shape(a, local_inputs) for a in arrays]
+    name = compiled.name
+    if mode == ParallelMode.DATA_PARALLEL:
+        model, chosen, report = 1, {}, None
+    elif mode in (ParallelMode.SEMI_AUTO_PARALLEL, ParallelMode.HYBRID_PARALLEL):
+        model, chosen, report = _layout.model_size_hint(params, n), {}, None
+    else:
+        from ._auto import search
+        model, chosen, report = search(name, params, arrays, shapes, step, n, _context.memory_budget())
+    mesh = _context.mesh(model)
+    data = mesh.shape["data"]
+    state_specs = _layout.parameter_specs(params, data, model, chosen)
+    input_specs = [_layout.batch_spec(s, data) for s in shapes]
+    for s, spec, a in zip(shapes, input_specs, arrays):
+        if len(s) >= 1 and spec == P() and data > 1:
+            if local_inputs:
+                raise ValueError(f"'{name}': with {jax.process_count()} processes each process feeds its part of "
+                                 f"the batch, but an input of shape {tuple(np.shape(a))} (global {s}) cannot be "
+                                 f"split over the {data} data-parallel devices.")
+            warnings.warn(f"'{name}': an input of shape {s} is not split over the {data} data-parallel devices "
+                          f"(its first dimension is not a multiple of {data}); every device processes all of it.",
+                          stacklevel=4)
+    return Plan(name, mesh, state_specs, input_specs, mode != ParallelMode.DATA_PARALLEL, local_inputs, report)
+
+
+def _global_shape(a, local_inputs):
+    shape = tuple(np.shape(a))
+    if local_inputs and shape:
+        shape = (shape[0] * jax.process_count(),) + shape[1:]
+    return shape

@@ -1,0 +1,215 @@
+"""The dashboard's server side: callbacks over HTTP, path confinement, caps, escaping, CLI."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import numpy as np
+import pytest
+
+from insight_app import LogStore, PathOutsideLogdir, create_app
+from insight_app import _ui
+from insight_app.__main__ import parse_args
+
+
+@pytest.fixture(scope="module")
+def app(tbx_logs):
+    return create_app(tbx_logs[0])
+
+
+def call(app, output: str, inputs: dict, state: dict | None = None, changed=None):
+    """POST one callback the way the browser does; returns the decoded response (None on 204)."""
+    spec = app.callback_map[output]
+    ins = [{**i, "value": inputs.get(f"{i['id']}.{i['property']}")} for i in spec["inputs"]]
+    sts = [{**s, "value": (state or {}).get(f"{s['id']}.{s['property']}")} for s in spec.get("state", [])]
+    outs = [{"id": o.split(".")[0], "property": o.split(".")[1]} for o in output.strip(".").split("...")]
+    payload = {"output": output, "outputs": outs if len(outs) > 1 else outs[0], "inputs": ins, "state": sts,
+               "changedPropIds": changed or [f"{i['id']}.{i['property']}" for i in spec["inputs"]][:1]}
+    client = app.server.test_client()
+    resp = client.post("/_dash-update-component", json=payload)
+    if resp.status_code == 204:
+        return None
+    assert resp.status_code == 200, resp.data[:500]
+    return resp.get_json()["response"]
+
+
+def _ids(store, *names):
+    by = {r.name: r.id for r in store.runs.values()}
+    return [by[n] for n in names]
+
+
+CHARTS = "..sc-charts.children...sc-status.children.."
+
+
+def _charts(app, run_ids, smoothing=0.0, xaxis="step", tag_regex="", run_regex=""):
+    resp = call(app, CHARTS, {"sc-runs.value": run_ids, "sc-run-regex.value": run_regex,
+                              "sc-tag-regex.value": tag_regex, "sc-smoothing.value": smoothing,
+                              "sc-xaxis.value": xaxis, "sc-logy.value": [], "insight-gen.data": 1})
+    return resp["sc-charts"]["children"], resp["sc-status"]["children"]
+
+
+def _fig_of(charts, tag):
+    (g,) = [c for c in charts if c["props"]["id"]["tag"] == tag]
+    return g["props"]["figure"]
+
+
+def test_scalars_callback_draws_every_point(app, tbx_logs):
+    store = app.insight_store
+    charts, status = _charts(app, _ids(store, "lr_0.1", "lr_0.01"))
+    assert status.startswith("2 runs, 2 tags")
+    fig = _fig_of(charts, "train/loss")
+    raw = [t for t in fig["data"] if t["meta"]["kind"] == "raw"]
+    assert [t["name"] for t in raw] == ["lr_0.01", "lr_0.1"]
+    for t in raw:
+        assert t["x"] == list(range(120))
+        np.testing.assert_array_equal(np.array(t["y"]), tbx_logs[1]["loss"][t["name"]].astype(np.float64))
+
+
+def test_scalars_smoothing_and_axes(app, tbx_logs):
+    from insight_app import ema_smooth
+
+    store = app.insight_store
+    charts, _ = _charts(app, _ids(store, "lr_0.1"), smoothing=0.9, xaxis="relative")
+    fig = _fig_of(charts, "train/loss")
+    (sm,) = [t for t in fig["data"] if t["meta"]["kind"] == "smoothed"]
+    np.testing.assert_allclose(sm["y"], ema_smooth(tbx_logs[1]["loss"]["lr_0.1"].astype(np.float64), 0.9))
+    assert sm["x"][0] == 0.0 and sm["x"][-1] == pytest.approx(119.0)
+    charts, _ = _charts(app, _ids(store, "lr_0.1"), xaxis="wall")
+    assert _fig_of(charts, "train/loss")["data"][0]["x"][0].startswith("2023-11-14T22:13:20")
+
+
+def test_path_or_unknown_run_ids_are_refused(app, tbx_logs):
+    # A crafted request naming paths instead of ids: nothing is read, nothing is drawn.
+    outside = os.path.dirname(tbx_logs[0])
+    for bad in (["../"], [outside], ["/etc"], ["r999"], [{"id": "r0"}], ["lr_0.1"]):
+        charts, _ = _charts(app, bad)
+        assert charts[0]["props"]["children"] == "No runs with scalars selected."
+    store = app.insight_store
+    assert store.run("../../etc") is None and store.run(None) is None
+    with pytest.raises(PathOutsideLogdir):
+        store.confine("../../etc/passwd")
+    with pytest.raises(PathOutsideLogdir):
+        store.confine("/etc/passwd")
+    assert store.confine("lr_0.1") == store.root / "lr_0.1"
+    resp = call(app, "..im-image.src...im-caption.children...im-image.style..",
+                {"im-run.value": "/etc", "im-tag.value": "passwd", "im-step.value": 0,
+                 "im-brightness.value": 1, "im-contrast.value": 1})
+    assert resp["im-image"]["src"] is None
+
+
+def test_symlink_out_of_the_logdir_is_not_followed(tmp_path, tbx_logs):
+    root = tmp_path / "root"
+    root.mkdir()
+    os.symlink(os.path.join(tbx_logs[0], "lr_0.1"), root / "escape")  # a directory outside the root
+    (root / "inside").mkdir()
+    src = os.path.join(tbx_logs[0], "lr_0.01")
+    os.symlink(os.path.join(src, os.listdir(src)[0]), root / "inside" / "events.out.tfevents.9.x")
+    store = LogStore(str(root))
+    assert store.runs == {}
+    assert any("escape: symlink leads outside" in p for p in store.problems())
+    assert any("events.out.tfevents.9.x: symlink leads outside" in p for p in store.problems())
+
+
+def test_response_caps(app):
+    store = app.insight_store
+    run = next(r for r in store.runs.values() if r.name == "lr_0.1")
+    from insight_app._page_scalars import figure
+
+    orig = _ui.MAX_POINTS
+    try:
+        _ui.MAX_POINTS = 50
+        fig = figure(store, "train/loss", [run], 0.0, "step", False)
+        assert len(fig["data"][0]["x"]) <= 50 and fig["data"][0]["meta"]["points"] == 120
+    finally:
+        _ui.MAX_POINTS = orig
+    assert _ui.compile_filter("a" * 500)[0] is None and "longer" in _ui.compile_filter("a" * 500)[1]
+    assert _ui.compile_filter("(")[0] is None
+
+
+def test_download_csv_and_json(app, tbx_logs):
+    store = app.insight_store
+    state = {"sc-runs.value": _ids(store, "lr_0.1"), "sc-run-regex.value": "", "sc-tag-regex.value": "train",
+             "sc-smoothing.value": 0.5}
+    resp = call(app, "sc-download.data", {"sc-dl-csv.n_clicks": 1}, state, changed=["sc-dl-csv.n_clicks"])
+    rows = list(csv.DictReader(io.StringIO(resp["sc-download"]["data"]["content"])))
+    assert len(rows) == 120 and rows[0]["run"] == "lr_0.1" and rows[0]["tag"] == "train/loss"
+    np.testing.assert_array_equal([float(r["value"]) for r in rows], tbx_logs[1]["loss"]["lr_0.1"].astype(float))
+    resp = call(app, "sc-download.data", {"sc-dl-json.n_clicks": 1}, state, changed=["sc-dl-json.n_clicks"])
+    data = json.loads(resp["sc-download"]["data"]["content"])
+    (s,) = data["series"]
+    assert s["step"] == list(range(120)) and data["smoothing"] == 0.5 and not data["truncated"]
+    assert s["smoothed"][1] == pytest.approx((0.25 * s["value"][0] + 0.5 * s["value"][1]) / 0.75)
+
+
+def test_histogram_images_network_compare_callbacks(app, tbx_logs):
+    store = app.insight_store
+    (rid,) = _ids(store, "lr_0.1")
+    resp = call(app, "..hi-charts.children...hi-status.children..",
+                {"hi-runs.value": [rid], "hi-tag-regex.value": "", "hi-mode.value": "offset", "insight-gen.data": 1})
+    (chart,) = resp["hi-charts"]["children"]
+    fig = chart["props"]["figure"]
+    assert [t["meta"]["step"] for t in fig["data"]] == tbx_logs[1]["hist_steps"]
+    assert all(t["meta"]["total"] == 500 for t in fig["data"])
+    resp = call(app, "..im-image.src...im-caption.children...im-image.style..",
+                {"im-run.value": rid, "im-tag.value": "input", "im-step.value": 1, "im-brightness.value": 1,
+                 "im-contrast.value": 1})
+    assert resp["im-image"]["src"].startswith("data:image/png;base64,")
+    assert "step 40" in resp["im-caption"]["children"]
+    resp = call(app, "..net-graph.figure...net-summary.children..",
+                {"net-expanded.data": ["conv1", "fc1", "loss"]}, {"net-run.value": rid})
+    texts = [t for tr in resp["net-graph"]["figure"]["data"] for t in tr.get("text", [])]
+    assert sorted(texts) == sorted(["Placeholder", "VariableV2", "Conv2D", "Relu", "MatMul", "BiasAdd", "Mean"])
+    resp = call(app, "..net-graph.figure...net-summary.children..", {"net-expanded.data": []}, {"net-run.value": rid})
+    texts = [t for tr in resp["net-graph"]["figure"]["data"] for t in tr.get("text", [])]
+    assert sorted(texts) == ["Placeholder", "conv1 (3)", "fc1 (2)", "loss (1)"]
+    resp = call(app, "..cmp-table.columns...cmp-table.data...cmp-parcoords.figure...cmp-status.children..",
+                {"cmp-run-regex.value": "", "cmp-only-hp.value": ["hp"], "insight-gen.data": 1})
+    cols = {c["id"]: c["name"][1] for c in resp["cmp-table"]["columns"]}
+    rows = {r["run"]: {cols[k]: v for k, v in r.items() if k != "run"} for r in resp["cmp-table"]["data"]}
+    assert rows["sweep/trial_lr0.1"]["lr"] == 0.1 and rows["sweep/trial_lr0.1"]["optimizer"] == "sgd"
+    assert rows["sweep/trial_lr0.01"]["hparam/accuracy"] == pytest.approx(0.99)
+    assert rows["lenet5_ms"]["optimizer"] == "Momentum" and rows["lenet5_ms"]["learning_rate"] == 0.01
+    assert rows["lenet5_ms"]["loss"] == pytest.approx(2.289257, rel=1e-6)
+
+
+def test_cli_defaults_and_errors(tmp_path):
+    args = parse_args(["--logdir", "x"])
+    assert (args.host, args.port) == ("127.0.0.1", 8080)
+    from insight_app.__main__ import main
+
+    assert main(["--logdir", str(tmp_path / "missing")]) == 2
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_cli_serves_on_loopback(tbx_logs):
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "insight_app", "--logdir", tbx_logs[0], "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    try:
+        body = None
+        for _ in range(100):
+            try:
+                body = urllib.request.urlopen(f"http://127.0.0.1:{port}/scalars", timeout=2).read().decode()
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert body is not None and "mindspore_hl insight" in body
+        with socket.socket() as s:  # bound to loopback only
+            assert s.connect_ex(("127.0.0.1", port)) == 0
+    finally:
+        proc.terminate()
+        proc.wait(10)
