@@ -64,7 +64,7 @@ def create_app(logdir: str, reload_interval: float = 5.0, store: LogStore | None
     """
     store = store or LogStore(logdir, min_refresh_s=min(1.0, reload_interval / 2))
     app = dash.Dash(__name__, suppress_callback_exceptions=True, title="mindspore_hl insight",
-                    update_title=None, serve_locally=True)
+                    update_title=None, serve_locally=True, eager_loading=True)
     app.index_string = app.index_string.replace("{%css%}", "{%css%}<style>" + _CSS + "</style>")
     app.layout = _shell(store, int(reload_interval * 1000))
     app.insight_store = store

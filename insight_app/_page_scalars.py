@@ -14,31 +14,32 @@ from ._smooth import decimate, ema_smooth
 
 PATH = "/scalars"
 TITLE = "Scalars"
+DEFAULT_SMOOTHING = 0.6
 X_MODES = {"step": "step", "relative": "relative time (s)", "wall": "wall time"}
 
 
 def layout(store) -> html.Div:
     runs = [r for r in store.sorted_runs() if r.scalars]
+    charts, status = render(store, [r.id for r in runs], "", "", DEFAULT_SMOOTHING, "step", [])
     controls = _ui.sidebar(
         _ui.labelled("Runs (regex filter)", dcc.Input(id="sc-run-regex", type="text", debounce=True,
                                                       placeholder="e.g. lr_.*", value="")),
         dcc.Checklist(id="sc-runs", options=_ui.run_options(runs), value=[r.id for r in runs],
                       className="insight-runlist"),
         _ui.labelled("Tags (regex filter)", dcc.Input(id="sc-tag-regex", type="text", debounce=True, value="")),
-        _ui.labelled("Smoothing", dcc.Slider(id="sc-smoothing", min=0, max=0.999, step=0.001, value=0.6,
+        _ui.labelled("Smoothing", dcc.Slider(id="sc-smoothing", min=0, max=0.999, step=0.001, value=DEFAULT_SMOOTHING,
                                              marks={0: "0", 0.5: "0.5", 0.9: "0.9"},
-                                             updatemode="mouseup", persistence=True,
-                                             persistence_type="session")),
+                                             updatemode="mouseup")),
         _ui.labelled("Horizontal axis", dcc.RadioItems(id="sc-xaxis", options=[
-            {"label": v, "value": k} for k, v in X_MODES.items()], value="step", persistence=True,
-            persistence_type="session")),
+            {"label": v, "value": k} for k, v in X_MODES.items()], value="step")),
         dcc.Checklist(id="sc-logy", options=[{"label": "log-scale y axis", "value": "log"}], value=[]),
         html.Div([html.Button("Download CSV", id="sc-dl-csv"), html.Button("Download JSON", id="sc-dl-json")],
                  className="insight-buttons"),
         dcc.Download(id="sc-download"),
-        _ui.note("", id="sc-status"),
+        _ui.note(status, id="sc-status"),
     )
-    return html.Div([controls, html.Div(id="sc-charts", className="insight-main")], className="insight-page")
+    # The first charts are part of the page, which saves the browser a round trip before drawing.
+    return html.Div([controls, html.Div(charts, id="sc-charts", className="insight-main")], className="insight-page")
 
 
 def _xy(run, tag, xmode):
@@ -93,7 +94,7 @@ def figure(store, tag: str, runs, smoothing: float, xmode: str, logy: bool, x_ra
         nonpos |= bool(logy and np.any(y[np.isfinite(y)] <= 0))
         rx, ry = decimate(x, y, _ui.MAX_POINTS, x_range)
         mode = "lines+markers" if y.size <= 30 else "lines"  # a handful of points (or one) must stay visible
-        raw = {"type": "scattergl" if rx.size > 1000 else "scatter", "mode": mode, "x": _x_out(rx, xmode),
+        raw = {"type": "scatter", "mode": mode, "x": _x_out(rx, xmode),
                "y": ry.tolist(), "name": name, "legendgroup": run.id, "line": {"color": color, "width": 1},
                "meta": {"run": run.id, "kind": "raw", "points": int(y.size)}}
         if w > 0:
@@ -124,6 +125,22 @@ def _shown(store, run_ids, run_regex, tag_regex):
     return runs, tags, err
 
 
+def render(store, run_ids, run_regex, tag_regex, smoothing, xmode, logy):
+    """The chart list and the status line for these control values."""
+    with store.lock:
+        runs, tags, err = _shown(store, run_ids, run_regex, tag_regex)
+        if not runs:
+            return [_ui.note("No runs with scalars selected.")], err
+        charts = [dcc.Graph(id={"type": "sc-graph", "tag": t}, className="insight-chart",
+                            figure=figure(store, t, runs, smoothing, xmode, "log" in (logy or [])),
+                            config={"displaylogo": False})
+                  for t in tags[:_ui.MAX_CHARTS]]
+    status = f"{len(runs)} runs, {len(tags)} tags"
+    if len(tags) > _ui.MAX_CHARTS:
+        status += f" (first {_ui.MAX_CHARTS} shown; narrow the tag filter)"
+    return charts, " ".join(s for s in (status, err) if s)
+
+
 def register(app, store) -> None:
     @app.callback(Output("sc-runs", "options"), Output("sc-runs", "value"),
                   Input("insight-gen", "data"), State("sc-runs", "options"), State("sc-runs", "value"),
@@ -139,20 +156,9 @@ def register(app, store) -> None:
     @app.callback(Output("sc-charts", "children"), Output("sc-status", "children"),
                   Input("sc-runs", "value"), Input("sc-run-regex", "value"), Input("sc-tag-regex", "value"),
                   Input("sc-smoothing", "value"), Input("sc-xaxis", "value"), Input("sc-logy", "value"),
-                  Input("insight-gen", "data"))
+                  Input("insight-gen", "data"), prevent_initial_call=True)
     def _charts(run_ids, run_regex, tag_regex, smoothing, xmode, logy, _gen):
-        with store.lock:
-            runs, tags, err = _shown(store, run_ids, run_regex, tag_regex)
-            if not runs:
-                return [_ui.note("No runs with scalars selected.")], err
-            charts = [dcc.Graph(id={"type": "sc-graph", "tag": t}, className="insight-chart",
-                                figure=figure(store, t, runs, smoothing, xmode, "log" in (logy or [])),
-                                config={"displaylogo": False})
-                      for t in tags[:_ui.MAX_CHARTS]]
-            status = f"{len(runs)} runs, {len(tags)} tags"
-            if len(tags) > _ui.MAX_CHARTS:
-                status += f" (first {_ui.MAX_CHARTS} shown; narrow the tag filter)"
-            return charts, " ".join(s for s in (status, err) if s)
+        return render(store, run_ids, run_regex, tag_regex, smoothing, xmode, logy)
 
     @app.callback(Output({"type": "sc-graph", "tag": MATCH}, "figure"),
                   Input({"type": "sc-graph", "tag": MATCH}, "relayoutData"),

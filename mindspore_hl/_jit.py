@@ -101,8 +101,8 @@ class _Entry:
 
     def __init__(self, jitted, params, plan=None):
         self.jitted, self.params, self.plan = jitted, params, plan
-        # Several processes: turn this process's arrays into global ones before the call (None otherwise).
-        self.place = plan.place if plan is not None and plan.multi_process else None
+        # Parallel modes: put state and inputs on the plan's shardings before the call (None in STAND_ALONE).
+        self.place = None if plan is None else plan.place
 
 
 class CompiledFunction:

@@ -15,7 +15,7 @@ def _w(x):
 
 def _wf(out, src):
     """Wrap ``out``; keep Float32 where JAX's x64 mode would widen a non-Float64 input to Float64."""
-    if out.dtype == _F64 and src.dtype != _F64:
+    if out.dtype == _F64 and src.dtype != _F64:  # both are real dtypes here (never None)
         out = out.astype(np.float32)
     return _w(out)
 
@@ -28,7 +28,8 @@ def _a(x):
 def _shape_args(shape):
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
-    return tuple(s if isinstance(s, int) else int(_a(s)) for s in shape)
+    # Only Tensors are converted: symbolic dimensions (jax.export) must pass through untouched.
+    return tuple(int(_a(s)) if hasattr(s, "_value") else s for s in shape)
 
 
 def _axis(axis):
@@ -220,13 +221,15 @@ class TensorMethods:
                            dtype=None if dtype is None else _np_dtype(dtype)))
 
     def max(self, axis=None, keepdims=False, *, initial=None, where=True, return_indices=False):
-        v = jnp.max(self._value, _axis(axis), keepdims=keepdims, initial=initial, where=where)
+        kw = {} if where is True else {"where": _a(where)}
+        v = jnp.max(self._value, _axis(axis), keepdims=keepdims, initial=initial, **kw)
         if return_indices:
             return _w(v), _w(jnp.argmax(self._value, axis, keepdims=keepdims).astype(jnp.int64))
         return _w(v)
 
     def min(self, axis=None, keepdims=False, *, initial=None, where=True, return_indices=False):
-        v = jnp.min(self._value, _axis(axis), keepdims=keepdims, initial=initial, where=where)
+        kw = {} if where is True else {"where": _a(where)}
+        v = jnp.min(self._value, _axis(axis), keepdims=keepdims, initial=initial, **kw)
         if return_indices:
             return _w(v), _w(jnp.argmin(self._value, axis, keepdims=keepdims).astype(jnp.int64))
         return _w(v)

@@ -86,9 +86,15 @@ def _operand(x):
     return x
 
 
+def is_f64(x):
+    """True if ``x`` is an array (or NumPy value) of dtype Float64. (``np.dtype(None)`` is float64: test for None.)"""
+    dt = getattr(x, "dtype", None)
+    return dt is not None and dt == _F64
+
+
 def guard_f64(out, a, b=None):
     """MindSpore never widens to Float64 unless an operand is Float64 (JAX's x64 mode would)."""
-    if out.dtype == _F64 and getattr(a, "dtype", None) != _F64 and getattr(b, "dtype", None) != _F64:
+    if is_f64(out) and not is_f64(a) and not is_f64(b):
         return out.astype(_F32)
     return out
 

@@ -10,7 +10,7 @@ import functools
 import jax
 import numpy as np
 
-from ..common.tensor import Tensor, describe, wrap
+from ..common.tensor import Tensor, describe, is_f64, wrap
 
 __all__ = ["op", "check", "unwrap", "describe", "OpError", "set_overrides"]
 
@@ -38,7 +38,7 @@ def unwrap(x):
 
 def _has_f64(values):
     for v in values:
-        if getattr(v, "dtype", None) == _F64 or isinstance(v, (list, tuple)) and _has_f64(v):
+        if is_f64(v) or isinstance(v, (list, tuple)) and _has_f64(v):
             return True
     return False
 
@@ -47,7 +47,7 @@ def _narrow(out, inputs):
     """MindSpore keeps Float32 where JAX's x64 mode widens non-Float64 inputs (ints, Python floats) to Float64."""
     if isinstance(out, tuple):
         return tuple(_narrow(o, inputs) for o in out)
-    if getattr(out, "dtype", None) == _F64 and not _has_f64(inputs):
+    if is_f64(out) and not _has_f64(inputs):
         return out.astype(_F32)
     return out
 

@@ -2,8 +2,8 @@
 
 A strategy such as ``(2, 1)`` says "split dimension 0 in 2 parts". On a mesh of ``data x model`` devices a
 split count maps to the axes whose sizes multiply to it: 1 -> not split, ``data`` -> 'data', ``model`` ->
-'model', ``data*model`` -> both. Parameters carry their layout hint in ``Parameter.sharding`` (a strategy tuple,
-or a tuple of axis names); ``Cell.shard`` sets those hints and constrains the Cell's inputs and outputs.
+'model', ``data*model`` -> both. Parameters carry their layout hint in ``Parameter.sharding`` (a strategy
+tuple); ``Cell.shard`` sets those hints and constrains the Cell's inputs and outputs.
 """
 import threading
 import weakref
@@ -13,7 +13,6 @@ from jax.sharding import NamedSharding, PartitionSpec as P
 
 from ..common.tensor import Tensor, wrap
 
-_AXES = ("data", "model")
 _sharded_cells = weakref.WeakSet()
 _active = threading.local()   # the plan whose step is being traced (Cell.shard constraints read it)
 
@@ -22,13 +21,8 @@ def _is_strategy(s):
     return isinstance(s, tuple) and all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in s)
 
 
-def _is_names(s):
-    return isinstance(s, (tuple, P)) and all(v is None or v in _AXES or
-                                             (isinstance(v, tuple) and all(a in _AXES for a in v)) for v in s)
-
-
 def to_spec(layout, shape, data, model, what, batch_first=False):
-    """``PartitionSpec`` for a strategy tuple / axis-name tuple ``layout`` of an array of ``shape``.
+    """``PartitionSpec`` for the strategy tuple ``layout`` of an array of ``shape``.
 
     ``batch_first`` prefers the 'data' axis for dimension 0 when data == model (inputs); parameters prefer 'model'.
     """
@@ -37,13 +31,10 @@ def to_spec(layout, shape, data, model, what, batch_first=False):
     if len(layout) != len(shape):
         raise ValueError(f"{what}: the layout {tuple(layout)} has {len(layout)} entries, but the tensor has shape "
                          f"{tuple(shape)} ({len(shape)} dimensions).")
-    if _is_names(layout):
-        spec = P(*layout)
-    elif _is_strategy(layout):
-        spec = P(*(_axis_for(s, i, data, model, what, layout, batch_first) for i, s in enumerate(layout)))
-    else:
-        raise TypeError(f"{what}: a layout must be a tuple of positive ints (split counts, e.g. (2, 1)) or of mesh "
-                        f"axis names {_AXES}/None, but got {layout!r}.")
+    if not _is_strategy(layout):
+        raise TypeError(f"{what}: a layout must be a tuple of positive ints (split counts, e.g. (2, 1)), but got "
+                        f"{layout!r}.")
+    spec = P(*(_axis_for(s, i, data, model, what, layout, batch_first) for i, s in enumerate(layout)))
     sizes = {"data": data, "model": model}
     used = []
     for dim, entry in zip(shape, spec):
@@ -95,13 +86,15 @@ def model_size_hint(params, n_devices):
     return best
 
 
-def parameter_specs(params, data, model, chosen=None):
+def parameter_specs(params, data, model, chosen=None, hints=True):
     """``PartitionSpec`` per parameter: the user's hint, the AUTO choice, the layout of the weight an optimizer
-    slot was cloned from (``moments.fc.weight`` follows ``fc.weight``), or replicated."""
+    slot was cloned from (``moments.fc.weight`` follows ``fc.weight``), or replicated.
+
+    ``hints=False`` (DATA_PARALLEL) ignores ``Parameter.sharding``, as MindSpore ignores strategies there."""
     chosen = chosen or {}
     specs, by_name = [], {}
     for p in params:
-        layout = getattr(p, "sharding", None)
+        layout = getattr(p, "sharding", None) if hints else None
         if layout is not None:
             spec = to_spec(layout, p.shape, data, model, f"Parameter '{p.name}'")
         else:
@@ -151,7 +144,7 @@ def shard_cell(cell, in_strategy, out_strategy=None, parameter_plan=None):
             if p is None:
                 raise ValueError(f"{name}.shard: parameter_plan names {key!r}, which is not a parameter of this Cell. "
                                  f"Its parameters are: {sorted(params)}.")
-            if not (_is_strategy(layout) or _is_names(layout)):
+            if not _is_strategy(layout):
                 raise TypeError(f"{name}.shard: parameter_plan[{key!r}] must be a tuple of split counts, but got "
                                 f"{layout!r}.")
             if len(layout) != len(p.shape):
@@ -187,7 +180,7 @@ def _check_strategies(strategies, what):
         raise TypeError(f"{what} must be a tuple with one strategy (or None) per tensor, but got "
                         f"{type(strategies).__name__} {strategies!r}.")
     for s in strategies:
-        if s is not None and not (_is_strategy(s) or _is_names(s)):
+        if s is not None and not _is_strategy(s):
             raise TypeError(f"{what}: each entry must be a tuple of positive ints (e.g. (2, 1)) or None, but got {s!r}.")
     return strategies
 

@@ -51,11 +51,20 @@ class Plan:
                        donate_argnums=donate_argnums)
 
     def place(self, state, rng, arrays):
-        """Turn this process's arrays into global arrays (only needed with several processes)."""
-        state = tuple(_global(v, s) for v, s in zip(state, self.state_shardings))
-        rng = _global(rng, self.replicated)
-        arrays = [(_from_local(a, s) if self.local_inputs and s.spec != P() else _global(a, s))
-                  for a, s in zip(arrays, self.input_shardings)]
+        """Put the state and key on their shardings before the call (a cheap check once they are there).
+
+        Without this the first call would see single-device arrays and the second the step's sharded outputs,
+        and jit would compile the step twice. With several processes, this process's arrays become global
+        arrays (its inputs are its part of the global batch).
+        """
+        put = _global if self.multi_process else jax.device_put
+        state = tuple(v if isinstance(v, jax.Array) and v.sharding == s else put(v, s)
+                      for v, s in zip(state, self.state_shardings))
+        if not (isinstance(rng, jax.Array) and rng.sharding == self.replicated):
+            rng = put(rng, self.replicated)
+        if self.multi_process:
+            arrays = [(_from_local(a, s) if self.local_inputs and s.spec != P() else _global(a, s))
+                      for a, s in zip(arrays, self.input_shardings)]
         return state, rng, arrays
 
     def explain(self, e):
@@ -123,7 +132,7 @@ def plan_step(compiled, params, arrays, step):
         model, chosen, report = search(name, params, arrays, shapes, step, n, _context.memory_budget())
     mesh = _context.mesh(model)
     data = mesh.shape["data"]
-    state_specs = _layout.parameter_specs(params, data, model, chosen)
+    state_specs = _layout.parameter_specs(params, data, model, chosen, hints=mode != ParallelMode.DATA_PARALLEL)
     input_specs = [_layout.batch_spec(s, data) for s in shapes]
     for s, spec, a in zip(shapes, input_specs, arrays):
         if len(s) >= 1 and spec == P() and data > 1:

@@ -10,6 +10,7 @@ loops and conditionals stay one node. State inputs are ``Parameters/<parameter n
 import json
 import re
 
+from jax.extend.core import Var
 from tensorboardX.proto.attr_value_pb2 import AttrValue
 from tensorboardX.proto.graph_pb2 import GraphDef
 from tensorboardX.proto.node_def_pb2 import NodeDef
@@ -84,18 +85,18 @@ class _Builder:
     def walk(self, jaxpr, env, prefix):
         for eqn in jaxpr.eqns:
             scope = "/".join(p for p in (prefix, _scope(eqn.source_info.name_stack)) if p)
-            inputs = [env[v] for v in eqn.invars if not hasattr(v, "val") and v in env]
+            inputs = [env[v] for v in eqn.invars if isinstance(v, Var) and v in env]
             sub = _INLINE.get(eqn.primitive.name)
             inner = eqn.params.get(sub) if sub else None
             if inner is not None:
                 closed = getattr(inner, "jaxpr", inner)
-                inner_env = dict(zip(closed.invars, [env.get(v) for v in eqn.invars]))
+                inner_env = {iv: env.get(v) for iv, v in zip(closed.invars, eqn.invars) if isinstance(v, Var)}
                 for c in closed.constvars:
                     inner_env[c] = self.add(self.unique(f"{scope}/const"), "Const", [], [c.aval])
                 inner_env = {k: v for k, v in inner_env.items() if v is not None}
                 self.walk(closed, inner_env, scope)
                 for outer, inner_out in zip(eqn.outvars, closed.outvars):
-                    if inner_out in inner_env:
+                    if isinstance(inner_out, Var) and inner_out in inner_env:
                         env[outer] = inner_env[inner_out]
                 continue
             op = eqn.primitive.name

@@ -34,6 +34,7 @@ __all__ = ["SummaryRecord", "FLUSH_SECONDS"]
 
 _log = logging.getLogger(__name__)
 FLUSH_SECONDS = 5.0
+_HISTOGRAM_BINS = 30  # linear buckets between the minimum and the maximum
 _PLUGINS = ("scalar", "image", "histogram", "tensor", "graph", "text")
 _LINEAGE_PLUGINS = ("train_lineage", "eval_lineage", "dataset_graph", "custom_lineage_data")
 _TF_DTYPES = {"float16": 19, "float32": 1, "float64": 2, "int32": 3, "int64": 9, "uint8": 4, "bool": 10,
@@ -204,7 +205,7 @@ class SummaryRecord:
             return tbx.image(tag, image_canvas(value), dataformats="HWC")
         if plugin == "histogram":
             values = np.asarray(value, np.float64).ravel()
-            return tbx.histogram(tag, values[np.isfinite(values)] if values.size else values, bins="tensorflow")
+            return tbx.histogram(tag, values[np.isfinite(values)] if values.size else values, bins=_HISTOGRAM_BINS)
         if plugin == "tensor":
             return tensor_summary(tag, value)
         return text_summary(tag, value)

@@ -166,7 +166,7 @@ def test_scalars_page_tensorboardx(driver, server, tbx_logs):
                      "g._fullData.every(t => t.meta.kind === 'raw'))")
 
     box = driver.find_element("css selector", "#sc-run-regex")
-    box.send_keys("0\\.01$", Keys.ENTER)
+    box.send_keys("^lr_0\\.01$", Keys.ENTER)
     wait_for(driver, "return document.querySelector('#sc-status').textContent.startsWith('1 runs')")
     fig = plot_titled(driver, "train/loss")
     assert [t["name"] for t in fig["data"]] == ["lr_0.01"]
@@ -257,6 +257,9 @@ def test_network_page_mindspore_graph(driver, server):
         var xa = g._fullLayout.xaxis, ya = g._fullLayout.yaxis, r = g.getBoundingClientRect();
         return [xa._offset + xa.l2p(t.x[i]) - r.width / 2, ya._offset + ya.l2p(t.y[i]) - r.height / 2];""")
     graph = driver.find_element("css selector", "#net-graph")
+    driver.execute_script("var r = arguments[0].getBoundingClientRect(); "
+                          "window.scrollBy(0, r.top + r.height / 2 + arguments[1] - window.innerHeight / 2);",
+                          graph, pos[1])
     ActionChains(driver).move_to_element_with_offset(graph, int(pos[0]), int(pos[1])).pause(0.3).click().perform()
     wait_for(driver, "return document.querySelector('#net-summary').textContent.match(/(\\d+) shown/)[1] > 30")
     labels = _graph_labels(driver)

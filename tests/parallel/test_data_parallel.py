@@ -21,34 +21,45 @@ def _close(a, b, rtol=1e-4, atol=1e-6):
         np.testing.assert_allclose(b[k], a[k], rtol=rtol, atol=atol, err_msg=k)
 
 
-def test_lenet5_20_steps_match_single_device_and_step_all_reduces():
-    assert len(jax.devices()) == 8
-    data = batches(20, 16)
-    losses0, params0, _ = train(LeNet5(), data)
+def _check_data_parallel_training(make_net, data):
+    """Train single-device and DATA_PARALLEL (with the reducer) on the same global batches; compare."""
+    losses0, params0, _ = train(make_net(), data)
     _dp()
-    losses1, params1, train_net = train(LeNet5(), data, reducer=DistributedGradReducer)
+    losses1, params1, train_net = train(make_net(), data, reducer=DistributedGradReducer)
     np.testing.assert_allclose(losses1, losses0, rtol=1e-5)
     _close(params0, params1)
-    # The parameters live replicated on the 8-device mesh, and the compiled step reduces gradients.
+    # The parameters live replicated on the 8-device mesh, and the compiled step reduces the gradients.
     w = train_net.network.backbone_network.fc1.weight._data
     assert len(w.sharding.device_set) == 8 and w.sharding.is_fully_replicated
     x, y = data[0]
-    hlo = train_net.lower(ms.Tensor(x), ms.Tensor(y)).compile().as_text()
+    # (the step's own CompiledFunction: lowering it again reuses the executable the training ran)
+    hlo = train_net._compiled.lower(True, ms.Tensor(x), ms.Tensor(y)).compile().as_text()
     assert "all-reduce(" in hlo
-    # Parameters changed: a training run, not a no-op.
-    assert not np.allclose(params1["fc1.weight"], LeNet5().fc1.weight.asnumpy())
+    # A real training run: the parameters moved.
+    assert not np.allclose(params1["fc1.weight"], make_net().fc1.weight.asnumpy())
+    assert len(train_net._compiled._cache) == 1  # one compile for all the steps
+    return params0
 
 
-def test_reducer_is_not_double_counting_and_sum_mode_scales_by_degree():
+@pytest.mark.slow
+def test_lenet5_20_steps_match_single_device_and_step_all_reduces():
+    assert len(jax.devices()) == 8
+    _check_data_parallel_training(LeNet5, batches(20, 16))
+
+
+def test_mlp_data_parallel_matches_single_device():
+    data = batches(5, 16, shape=(64,), classes=16)
+    params0 = _check_data_parallel_training(lambda: MLP(hidden=32), data)
+    # Without any reducer the step's gradient is already the global-batch mean: the all-reduce is inside it.
+    _, no_reducer, _ = train(MLP(hidden=32), data)
+    _close(params0, no_reducer)
+
+
+def test_sum_mode_reducer_scales_by_degree():
+    # gradients_mean=False: MindSpore sums the 8 per-device gradients of per-device mean losses, which is
+    # 8x the mean gradient: the same run as single-device training with 8x the learning rate (momentum SGD).
     data = batches(3, 16, shape=(64,), classes=16)
-    _, ref, _ = train(MLP(hidden=32), data, lr=0.05)
     _, ref8, _ = train(MLP(hidden=32), data, lr=0.05 * 8)
-    _dp(mean=True)
-    _, no_reducer, _ = train(MLP(hidden=32), data, lr=0.05)
-    _, mean_reducer, _ = train(MLP(hidden=32), data, lr=0.05, reducer=DistributedGradReducer)
-    _close(ref, no_reducer)
-    _close(ref, mean_reducer)
-    # gradients_mean=False: MindSpore sums the 8 per-device gradients of per-device mean losses.
     _dp(mean=False)
     _, summed, _ = train(MLP(hidden=32), data, lr=0.05, reducer=DistributedGradReducer)
     _close(ref8, summed)

@@ -16,7 +16,7 @@ from mindspore_hl import nn
 from mindspore_hl.common.tensor import wrap
 
 STEPS = 3
-SETTINGS = settings(max_examples=6, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=4, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 lrs = st.floats(1e-3, 0.5)
