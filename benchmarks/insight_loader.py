@@ -160,6 +160,7 @@ def measure_render(logdir: str, repeat: int = 3):
     """Seconds from opening /scalars to the loss chart being drawn (best of ``repeat``), or None."""
     if not (os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")):
         return None
+    import logging
     import threading
 
     from selenium import webdriver
@@ -168,6 +169,7 @@ def measure_render(logdir: str, repeat: int = 3):
 
     from insight_app import create_app
 
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no request log in the benchmark output
     app = create_app(logdir)
     srv = make_server("127.0.0.1", 0, app.server, threaded=True)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
@@ -223,11 +225,9 @@ def main(argv=None) -> int:
         assert np.array_equal(vals2, vals) and np.array_equal(steps2, steps)
         res.update(insight_s=round(ours, 3), protobuf_loop_s=round(floor, 3),
                    speedup_vs_protobuf_loop=round(floor / ours, 1))
-        try:
-            import tensorboard  # noqa: F401
-            have_tb = True
-        except ImportError:
-            have_tb = False
+        import importlib.util
+
+        have_tb = importlib.util.find_spec("tensorboard") is not None
         if have_tb:
             tb, (steps3, vals3) = _time(load_tensorboard, path, 1)
             assert np.array_equal(vals3, vals)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import dash
 from dash import Input, Output, State, dcc, html, no_update
 
-from . import _page_compare, _page_histograms, _page_images, _page_network, _page_scalars, _ui
+from . import _page_compare, _page_histograms, _page_images, _page_network, _page_scalars, _page_text
 from ._store import LogStore
 
-PAGES = [_page_scalars, _page_histograms, _page_images, _page_network, _page_compare]
+PAGES = [_page_scalars, _page_histograms, _page_images, _page_network, _page_compare, _page_text]
 
 _CSS = """
+html, body { overflow-x: hidden; }
 body { font-family: -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; color: #222; background: #fafafa; }
 .insight-header { display: flex; align-items: center; gap: 18px; padding: 8px 16px; background: #24344d;
   color: #fff; }
@@ -34,6 +35,9 @@ body { font-family: -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; co
 .insight-cell { margin-left: 14px; font-size: 13px; }
 .insight-problems { margin: 4px 16px; font-size: 12px; color: #8a4b00; }
 .insight-node { font-size: 12px; overflow-wrap: anywhere; }
+.insight-text { white-space: pre-wrap; font-size: 12px; background: #fff; border: 1px solid #e3e3e3;
+  padding: 6px; margin: 2px 0 8px 0; }
+.insight-textblock { font-size: 13px; }
 h3 { margin: 6px 0 2px 0; font-size: 15px; }
 """
 

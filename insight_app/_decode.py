@@ -200,6 +200,8 @@ def decode_lineage(run, buf: bytes, starts: np.ndarray, lengths: np.ndarray, pat
                 run.lineage_metrics["loss"] = _round_f32(t.algorithm.loss)
             if t.model.HasField("size"):
                 lin["model_size"] = t.model.size
+            if t.model.HasField("path"):
+                lin["model_path"] = t.model.path
         if e.HasField("evaluation_lineage"):
             ev = e.evaluation_lineage
             if ev.metric:

@@ -7,6 +7,11 @@ files hold ``LineageEvent`` records. The schemas below follow MindSpore's ``summ
 ``anf_ir.proto`` and ``lineage.proto`` (the field numbers were checked against the bytes of a real
 MindSpore 2.10 summary in ``fixtures/lenet5/summary``). Required fields are declared optional so a
 partial record still decodes. Enums are read as plain integers.
+
+Not shown by the dashboard (decoded or skipped, never an error): ``Event.explain`` (field 6, model
+explanation records), ``Summary.Value.loss_landscape`` (field 10), TensorSummary values (``tensor``, listed
+as other tags), graph node attributes and constants, and the sampler / per-operation details of a
+lineage ``DatasetGraph`` (only the chain of op types with their main arguments is shown).
 """
 
 from __future__ import annotations

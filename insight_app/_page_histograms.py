@@ -84,10 +84,11 @@ def figure(run, tag: str, mode: str) -> dict:
                          "meta": meta, "hovertemplate": hover, "showlegend": False})
     title = f"{tag} — {run.name}"
     if mode == "overlay":
-        lay = _ui.base_layout(title, xaxis={"title": {"text": "value"}}, yaxis={"title": {"text": "count"}})
+        lay = _ui.base_layout(title, xaxis={"title": {"text": "value"}, "zeroline": False},
+                              yaxis={"title": {"text": "count"}})
     else:
         ticks = pick_steps(len(shown), 8)
-        lay = _ui.base_layout(title, height=420, xaxis={"title": {"text": "value"}},
+        lay = _ui.base_layout(title, height=420, xaxis={"title": {"text": "value"}, "zeroline": False},
                               yaxis={"title": {"text": "step"}, "tickvals": [-int(i) for i in ticks],
                                      "ticktext": [str(steps[i]) for i in ticks]})
     note = f"{len(hists)} steps" + (f", {len(shown)} drawn" if len(shown) < len(hists) else "")

@@ -26,6 +26,7 @@ def layout(store) -> html.Div:
                                                       placeholder="e.g. lr_.*", value="")),
         dcc.Checklist(id="sc-runs", options=_ui.run_options(runs), value=[r.id for r in runs],
                       className="insight-runlist"),
+        dcc.Store(id="sc-known", data=[r.id for r in runs]),
         _ui.labelled("Tags (regex filter)", dcc.Input(id="sc-tag-regex", type="text", debounce=True, value="")),
         _ui.labelled("Smoothing", dcc.Slider(id="sc-smoothing", min=0, max=0.999, step=0.001, value=DEFAULT_SMOOTHING,
                                              marks={0: "0", 0.5: "0.5", 0.9: "0.9"},
@@ -142,16 +143,18 @@ def render(store, run_ids, run_regex, tag_regex, smoothing, xmode, logy):
 
 
 def register(app, store) -> None:
-    @app.callback(Output("sc-runs", "options"), Output("sc-runs", "value"),
-                  Input("insight-gen", "data"), State("sc-runs", "options"), State("sc-runs", "value"),
-                  prevent_initial_call=True)
-    def _new_runs(_gen, options, value):
+    @app.callback(Output("sc-runs", "options"), Output("sc-runs", "value"), Output("sc-known", "data"),
+                  Input("insight-gen", "data"), Input("sc-run-regex", "value"), State("sc-runs", "value"),
+                  State("sc-known", "data"), prevent_initial_call=True)
+    def _run_list(_gen, regex, value, known):
         runs = [r for r in store.sorted_runs() if r.scalars]
-        known = {o["value"] for o in options or []}
-        if {r.id for r in runs} == known:
-            return no_update, no_update
-        # Runs that appeared while the page was open are shown, like TensorBoard does.
-        return _ui.run_options(runs), list(value or []) + [r.id for r in runs if r.id not in known]
+        known = set(known or [])
+        # Runs that appeared while the page was open are selected, like TensorBoard does; the regex
+        # filter hides the runs it does not match from the list (and from the charts).
+        value = list(value or []) + [r.id for r in runs if r.id not in known]
+        rx, _ = _ui.compile_filter(regex)
+        shown = [r for r in runs if rx is None or rx.search(r.name)]
+        return _ui.run_options(shown), value, [r.id for r in runs]
 
     @app.callback(Output("sc-charts", "children"), Output("sc-status", "children"),
                   Input("sc-runs", "value"), Input("sc-run-regex", "value"), Input("sc-tag-regex", "value"),

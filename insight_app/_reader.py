@@ -58,9 +58,13 @@ class FileTail:
         new = 0
         chunk = READ_CHUNK
         while size > self.offset:
-            with open(self.path, "rb") as f:
-                f.seek(self.offset)
-                buf = f.read(min(size - self.offset, chunk))
+            try:
+                with open(self.path, "rb") as f:
+                    f.seek(self.offset)
+                    buf = f.read(min(size - self.offset, chunk))
+            except OSError as exc:  # unreadable now (permissions, removed): report, try again next poll
+                run.problem(self.path, self.offset, f"cannot read: {exc}")
+                break
             scan = scan_frames(buf)
             for off, nbytes, why in scan.skipped:
                 run.problem(self.path, self.offset + off, f"{why}; skipped {nbytes} bytes")

@@ -248,7 +248,7 @@ class TensorMethods:
 
     def argsort(self, axis=-1, descending=False):
         v = self._value
-        return _w(jnp.argsort(-v if descending else v, axis=axis, stable=True).astype(jnp.int64))
+        return _w(jnp.argsort(v, axis=axis, stable=True, descending=descending).astype(jnp.int32))
 
     def std(self, axis=None, ddof=0, keepdims=False):
         v = self._value
@@ -273,8 +273,8 @@ class TensorMethods:
 
     def sort(self, axis=-1, descending=False):
         v = self._value
-        idx = jnp.argsort(-v if descending else v, axis=axis, stable=True)
-        return _w(jnp.take_along_axis(v, idx, axis)), _w(idx.astype(jnp.int64))
+        idx = jnp.argsort(v, axis=axis, stable=True, descending=descending)
+        return _w(jnp.take_along_axis(v, idx, axis)), _w(idx.astype(jnp.int32))
 
     def topk(self, k, dim=None, largest=True, sorted=True):
         v = self._value
@@ -282,7 +282,7 @@ class TensorMethods:
         moved = jnp.moveaxis(v if largest else -v, dim, -1)
         vals, idx = jax.lax.top_k(moved, k)
         vals, idx = jnp.moveaxis(vals, -1, dim), jnp.moveaxis(idx, -1, dim)
-        return _w(vals if largest else -vals), _w(idx.astype(jnp.int64))
+        return _w(vals if largest else -vals), _w(idx.astype(jnp.int32))
 
     # ---- elementwise ----
     def abs(self):

@@ -12,7 +12,6 @@ import numpy as np
 
 from ..callbacks._callback import RunContext
 from ..common.tensor import wrap
-from ._runner import max_steps_per_call
 
 __all__ = ["train_loop", "eval_loop"]
 
@@ -106,7 +105,7 @@ def _sink_epoch(model, runner, batches, cbs, cb, rc):
             done += len(chunk)
             chunk = []
         if not chunk:
-            sig, cap = _signature(columns), max_steps_per_call(columns)
+            sig, cap = _signature(columns), runner.steps_per_sink_call(columns)
         chunk.append(columns)
     if chunk:
         outputs = runner.sink(chunk)

@@ -8,7 +8,7 @@ from ..metrics import Loss, get_metrics
 from ..nn.cell import Cell
 from ._data import DataSource
 from ._loop import eval_loop, train_loop
-from ._runner import StepRunner, max_steps_per_call
+from ._runner import StepRunner
 
 __all__ = ["Model"]
 
@@ -371,7 +371,7 @@ class Model:
                 net.set_train(train)
                 steps = 0
                 if train and sink_mode:
-                    steps = min(sink_size if sink_size > 0 else source.size(), max_steps_per_call(first))
+                    steps = min(sink_size if sink_size > 0 else source.size(), runner.steps_per_sink_call(first))
                 runner.compile(first, steps)
         self._push_state()
 

@@ -4,8 +4,13 @@ The step is ``_jit.make_pure(cell, params)`` -- the same pure function ``Compile
 a GRAPH_MODE call. What differs is where the state lives: ``CompiledFunction`` reads every Parameter
 before a call and writes every one back after it; this runner keeps the state tuple (whose buffers are
 donated each step) and writes it into the Parameters only when asked (``push``), so the per-step host work
-does not grow with the number of parameters. Sink mode runs ``sink`` steps per device call as a
-``jax.lax.scan`` of the same step over stacked batches.
+does not grow with the number of parameters.
+
+Sink mode runs several steps per device call as a ``jax.lax.scan`` of the same step over stacked batches.
+XLA:CPU (jaxlib 0.10) does not apply its YNNPACK convolution rewrite inside loop bodies: in a rolled scan
+a convolution's weight gradient runs 5-8x slower than in a single step (measured on LeNet5). So on CPU a
+step that has convolutions is scanned fully unrolled over chunks of ``_UNROLLED_STEPS`` batches (no loop
+in the compiled program); other steps use a rolled scan over chunks of up to ``_SINK_BYTES`` of input.
 """
 import jax
 import numpy as np
@@ -14,20 +19,25 @@ from .. import _jit
 from ..common import seed
 from ..common.tensor import wrap
 
-__all__ = ["StepRunner", "max_steps_per_call"]
+__all__ = ["StepRunner"]
 
-# Upper bound on the bytes of stacked input one sink call takes, so a whole epoch is not copied at once.
-_SINK_BYTES = 256 * 2 ** 20
-
-
-def max_steps_per_call(columns):
-    """How many batches like ``columns`` fit into one sink call."""
-    nbytes = sum(int(np.prod(np.shape(c), dtype=np.int64)) * np.dtype(c.dtype).itemsize for c in columns)
-    return max(1, _SINK_BYTES // max(nbytes, 1))
+_SINK_BYTES = 256 * 2 ** 20   # input bytes per rolled sink call, so a whole epoch is not copied at once
+_UNROLLED_STEPS = 8           # steps per call when the scan is unrolled (compile time grows with it)
+_LOOP_SLOW_PRIMITIVES = ("conv_general_dilated",)
 
 
 def _rebuild(arrays):
     return [wrap(a) for a in arrays]
+
+
+def _primitives(jaxpr, found):
+    for eqn in jaxpr.eqns:
+        found.add(eqn.primitive.name)
+        for value in eqn.params.values():
+            inner = getattr(value, "jaxpr", value)
+            if hasattr(inner, "eqns"):
+                _primitives(inner, found)
+    return found
 
 
 class StepRunner:
@@ -43,6 +53,7 @@ class StepRunner:
         self.name = name or type(cell).__name__
         self.params = tuple(cell.get_parameters())
         self._cache = {}
+        self._unroll = None
         self.state = None   # tuple of arrays while the runner owns the state, else None
         self.rng = None
 
@@ -64,31 +75,50 @@ class StepRunner:
             self.state = None
 
     # ---- compiled functions -------------------------------------------------------------------
-    def _entry(self, columns, sink):
-        key = (sink, self.cell.training) + tuple((np.shape(c), str(c.dtype)) for c in columns)
-        entry = self._cache.get(key)
-        if entry is None:
-            entry = self._cache[key] = self._build(columns, sink)
-        return entry
-
-    def _build(self, columns, sink):
-        # The batch columns are the cell's positional inputs, as Tensors.
+    def _pure_step(self):
         pure = _jit.make_pure(self.cell, self.params)
 
         def step(state, rng, arrays):
             return pure(state, rng, arrays, _rebuild)
 
+        return step
+
+    def _key(self, columns, sink):
+        return (sink, self.cell.training) + tuple((np.shape(c), str(c.dtype)) for c in columns)
+
+    def _entry(self, columns, sink):
+        key = self._key(columns, sink)
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._cache[key] = self._build(sink)
+        return entry
+
+    def _build(self, sink):
+        step = self._pure_step()
         if not sink:
             return jax.jit(step, donate_argnums=(0,))
+        unroll = self._unroll
 
         def scan(state, rng, stacked):
             def body(carry, arrays):
                 out, new_state, new_rng = step(carry[0], carry[1], arrays)
                 return (new_state, new_rng), out
-            (state, rng), outs = jax.lax.scan(body, (state, rng), stacked)
+            (state, rng), outs = jax.lax.scan(body, (state, rng), stacked, unroll=unroll)
             return outs, state, rng
 
         return jax.jit(scan, donate_argnums=(0,))
+
+    def steps_per_sink_call(self, columns):
+        """How many batches like ``columns`` one sink call takes (decides rolled vs unrolled on first use)."""
+        if self._unroll is None:
+            slow = False
+            if jax.default_backend() == "cpu":
+                slow = bool(_primitives(self.jaxpr(columns).jaxpr, set()) & set(_LOOP_SLOW_PRIMITIVES))
+            self._unroll = True if slow else 1
+        if self._unroll is True:
+            return _UNROLLED_STEPS
+        nbytes = sum(int(np.prod(np.shape(c), dtype=np.int64)) * np.dtype(c.dtype).itemsize for c in columns)
+        return max(1, _SINK_BYTES // max(nbytes, 1))
 
     def _call(self, fn, arrays):
         self.pull()
@@ -109,25 +139,20 @@ class StepRunner:
         """Run the batches (lists of arrays of equal shapes) as one scan; returns outputs stacked on axis 0."""
         stacked = [np.stack(col) if isinstance(col[0], np.ndarray) else jax.numpy.stack(col)
                    for col in zip(*batches)]
+        self.steps_per_sink_call(batches[0])
         return self._call(self._entry(stacked, True), stacked)
 
     def compile(self, columns, sink_steps=0):
         """Compile ahead of time the step for batches like ``columns`` (a scan of ``sink_steps`` when > 0)."""
-        if sink_steps:
-            columns = [np.stack([np.asarray(c)] * sink_steps) for c in columns]
         sink = bool(sink_steps)
-        key = (sink, self.cell.training) + tuple((np.shape(c), str(c.dtype)) for c in columns)
+        if sink:
+            self.steps_per_sink_call(columns)
+            columns = [np.stack([np.asarray(c)] * sink_steps) for c in columns]
         self.pull()
         lowered = self._entry(columns, sink).lower(self.state, self.rng, list(columns))
-        self._cache[key] = lowered.compile()
-
-    def lower(self, columns):
-        """``jax.stages.Lowered`` of one step for ``columns`` (for graphs and cost analysis)."""
-        self.pull()
-        return self._entry(columns, False).lower(self.state, self.rng, list(columns))
+        self._cache[self._key(columns, sink)] = lowered.compile()
 
     def jaxpr(self, columns):
         """The ClosedJaxpr of one step on ``columns`` (its equations carry the Cells' name scopes)."""
         self.pull()
-        pure = _jit.make_pure(self.cell, self.params)
-        return jax.make_jaxpr(lambda s, r, a: pure(s, r, a, _rebuild))(self.state, self.rng, list(columns))
+        return jax.make_jaxpr(self._pure_step())(self.state, self.rng, list(columns))

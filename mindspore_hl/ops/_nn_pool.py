@@ -52,7 +52,8 @@ def max_pool_nhwc(x, kernel, stride, full_pads, dilation, outs):
     if _tiles(kernel, stride, dilation, full_pads, (h, w), outs):
         (oh, ow), (kh, kw) = outs, kernel
         return x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c).max(axis=(2, 4))
-    return lax.reduce_window(x, jnp.array(_lowest(x.dtype), x.dtype), lax.max, (1, *kernel, 1), (1, *stride, 1),
+    # A Python scalar init keeps this the differentiable reduce_window_max primitive (an array init would not be).
+    return lax.reduce_window(x, _lowest(x.dtype), lax.max, (1, *kernel, 1), (1, *stride, 1),
                              ((0, 0), *full_pads, (0, 0)), window_dilation=(1, *dilation, 1))
 
 
@@ -132,7 +133,7 @@ def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, cou
         (oh, ow), (kh, kw), (n, c) = outs, kernel, (x.shape[0], x.shape[3])
         y = x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c).mean(axis=(2, 4))
     else:
-        s = lax.reduce_window(x, jnp.array(0, x.dtype), lax.add, (1, *kernel, 1), (1, *stride, 1),
+        s = lax.reduce_window(x, 0, lax.add, (1, *kernel, 1), (1, *stride, 1),
                               ((0, 0), *full, (0, 0)))
         if divisor_override:
             y = s / jnp.asarray(divisor_override, x.dtype)

@@ -121,13 +121,18 @@ def _options(weight, siblings, m):
     return out
 
 
-def search(name, params, arrays, shapes, step, n, budget):
-    """Pick ``(model_axis_size, {parameter name: PartitionSpec}, report)`` for a step (see module docstring)."""
+def search(name, params, arrays, shapes, step, n, budget, fixed_model=1):
+    """Pick ``(model_axis_size, {parameter name: PartitionSpec}, report)`` for a step (see module docstring).
+
+    ``fixed_model`` > 1: the user's layouts (Cell.shard / Parameter.sharding) need that model-axis size, so
+    only that mesh is searched, with those layouts kept.
+    """
     ev = _Evaluator(name, params, arrays, shapes, step, n)
-    base = ev(1, {}, f"data parallel {n}x1")
+    m0 = fixed_model
+    base = ev(m0, {}, f"data parallel {n}x1" if m0 == 1 else f"mesh {n // m0}x{m0}, user layouts only")
     choice = base if budget is None or base.memory <= budget else None
     layers = _layers(params)
-    for m in [d for d in range(2, n + 1) if n % d == 0] if choice is None else ():
+    for m in ([d for d in range(2, n + 1) if n % d == 0] if m0 == 1 else [m0]) if choice is None else ():
         choice = _search_mesh(ev, m, layers, budget)
         if choice is not None:
             break
@@ -178,7 +183,7 @@ def _search_mesh(ev, m, layers, budget):
 
 
 def _mb(b):
-    return f"{b / (1 << 20):.2f} MB"
+    return f"{b / (1 << 20):.2f} MB" if abs(b) >= 1 << 20 else f"{b / 1024:.1f} KB"
 
 
 class Report:

@@ -13,7 +13,6 @@ from jax.sharding import NamedSharding, PartitionSpec as P
 
 from ..common.tensor import Tensor, wrap
 
-_sharded_cells = weakref.WeakSet()
 _active = threading.local()   # the plan whose step is being traced (Cell.shard constraints read it)
 
 
@@ -65,8 +64,31 @@ def _axis_for(s, i, data, model, what, layout, batch_first):
                      f"model={model} (a split count must be 1, {data}, {model} or {data * model}).")
 
 
-def model_size_hint(params, n_devices):
-    """The model-axis size the user's layouts ask for: the largest split of a parameter or a Cell.shard input."""
+class _Recorder:
+    """Stands in for a plan during one abstract trace, to note which sharded Cells a step calls."""
+    constrain = False
+
+    def __init__(self):
+        self.record = []
+
+
+def sharded_cells_called(step, params, arrays, shapes):
+    """The Cells with ``Cell.shard`` layouts that ``step`` calls (found by tracing it abstractly once)."""
+    from ..common import seed
+    rec, prev = _Recorder(), getattr(_active, "plan", None)
+    _active.plan = rec
+    try:
+        state = tuple(jax.ShapeDtypeStruct(tuple(p.shape), p._value.dtype) for p in params)
+        arrays = [jax.ShapeDtypeStruct(s, a.dtype) for a, s in zip(arrays, shapes)]
+        jax.eval_shape(step, state, seed.global_key(), arrays)
+    finally:
+        _active.plan = prev
+    return list({id(c): c for c in rec.record}.values())
+
+
+def model_size_hint(params, cells, n_devices):
+    """The model-axis size the layouts ask for: the largest split of a parameter or of a sharded Cell's
+    input/output beyond dimension 0 (dimension 0 is the batch, split over 'data')."""
     best = 1
     for p in params:
         layout = getattr(p, "sharding", None)
@@ -75,7 +97,7 @@ def model_size_hint(params, n_devices):
             for s in layout:
                 prod *= s
             best = max(best, prod if prod < n_devices else max(layout))
-    for cell in list(_sharded_cells):
+    for cell in cells:
         for strategies in cell.__dict__["_shard_strategy"][:2]:
             for s in strategies or ():
                 if s is not None and _is_strategy(s) and len(s) > 1:
@@ -137,10 +159,11 @@ def shard_cell(cell, in_strategy, out_strategy=None, parameter_plan=None):
         if not isinstance(parameter_plan, dict):
             raise TypeError(f"{name}.shard: parameter_plan must be a dict {{parameter name: strategy}}, but got "
                             f"{type(parameter_plan).__name__}.")
-        params = _relative_params(cell)
+        params, full = _relative_params(cell)
         for key, layout in parameter_plan.items():
             rel = key[5:] if isinstance(key, str) and key.startswith("self.") else key
             p = params.get(rel)
+            p = full.get(key) if p is None else p
             if p is None:
                 raise ValueError(f"{name}.shard: parameter_plan names {key!r}, which is not a parameter of this Cell. "
                                  f"Its parameters are: {sorted(params)}.")
@@ -154,16 +177,22 @@ def shard_cell(cell, in_strategy, out_strategy=None, parameter_plan=None):
                 p.sharding = tuple(layout)
     cell.__dict__["_shard_strategy"] = (in_strategy, out_strategy)
     if "_shard_construct" not in cell.__dict__:
-        original = cell.construct
+        original = type(cell).construct
         cell.__dict__["_shard_construct"] = original
+        ref = weakref.ref(cell)  # the Cell keeps this function: no reference cycle through it
 
         def construct(*args, **kwargs):
+            self = ref()
             plan = getattr(_active, "plan", None)
-            if plan is None or not plan.constrain:
-                return original(*args, **kwargs)
-            ins, outs = cell.__dict__["_shard_strategy"]
+            if plan is None:
+                return original(self, *args, **kwargs)
+            if plan.record is not None:
+                plan.record.append(self)
+            if not plan.constrain:
+                return original(self, *args, **kwargs)
+            ins, outs = self.__dict__["_shard_strategy"]
             args = _constrain(args, ins, plan, f"{name}.shard in_strategy", True)
-            out = original(*args, **kwargs)
+            out = original(self, *args, **kwargs)
             if outs is None:
                 return out
             single = not isinstance(out, tuple)
@@ -171,7 +200,6 @@ def shard_cell(cell, in_strategy, out_strategy=None, parameter_plan=None):
             return out[0] if single else out
 
         cell.__dict__["construct"] = construct
-    _sharded_cells.add(cell)
     return cell
 
 
@@ -186,13 +214,14 @@ def _check_strategies(strategies, what):
 
 
 def _relative_params(cell):
-    out = {}
+    """``({attribute path relative to cell: param}, {full parameter name: param})``."""
+    rel, full = {}, {}
     for prefix, sub in cell.cells_and_names():
         for attr, p in sub._params.items():
             if p is not None:
-                out[f"{prefix}.{attr}" if prefix else attr] = p
-                out.setdefault(p.name, p)
-    return out
+                rel[f"{prefix}.{attr}" if prefix else attr] = p
+                full[p.name] = p
+    return rel, full
 
 
 def _constrain(values, strategies, plan, what, batch_first):

@@ -33,6 +33,7 @@ class Plan:
         self.local_inputs = local_inputs    # several processes, each feeding its part of the batch
         self.report = report
         self.multi_process = jax.process_count() > 1
+        self.record = None  # (used by the abstract trace that finds sharded Cells)
 
     def jit(self, step, donate_argnums):
         """``jax.jit`` of ``step(state, rng, arrays)`` with this plan's shardings."""
@@ -126,10 +127,12 @@ def plan_step(compiled, params, arrays, step):
     if mode == ParallelMode.DATA_PARALLEL:
         model, chosen, report = 1, {}, None
     elif mode in (ParallelMode.SEMI_AUTO_PARALLEL, ParallelMode.HYBRID_PARALLEL):
-        model, chosen, report = _layout.model_size_hint(params, n), {}, None
+        cells = _layout.sharded_cells_called(step, params, arrays, shapes)
+        model, chosen, report = _layout.model_size_hint(params, cells, n), {}, None
     else:
         from ._auto import search
-        model, chosen, report = search(name, params, arrays, shapes, step, n, _context.memory_budget())
+        fixed = _layout.model_size_hint(params, _layout.sharded_cells_called(step, params, arrays, shapes), n)
+        model, chosen, report = search(name, params, arrays, shapes, step, n, _context.memory_budget(), fixed)
     mesh = _context.mesh(model)
     data = mesh.shape["data"]
     state_specs = _layout.parameter_specs(params, data, model, chosen, hints=mode != ParallelMode.DATA_PARALLEL)

@@ -1,8 +1,8 @@
-"""A data-parallel LeNet5 training script, run by the tests under ``mindspore-hl-run -n 2``.
+"""A data-parallel LeNet5 training script (ModelZoo style), run by the tests under ``mindspore-hl-run -n 2``.
 
 Usage: dp_lenet_script.py OUT_DIR STEPS LOCAL_BATCH [SLEEP_S]. Every process loads its shard of the same
-rows (``num_shards=get_group_size(), shard_id=get_rank()``), trains with DATA_PARALLEL, and writes
-``OUT_DIR/rank<r>.npz`` (final parameters and losses) and ``OUT_DIR/rank<r>.pid``.
+rows (``num_shards=get_group_size(), shard_id=get_rank()``), trains with ``Model.train`` under DATA_PARALLEL,
+and writes ``OUT_DIR/rank<r>.npz`` (final parameters and the losses) and ``OUT_DIR/rank<r>.pid``.
 """
 import os
 import sys
@@ -17,15 +17,29 @@ import numpy as np  # noqa: E402
 import mindspore_hl as ms  # noqa: E402
 import mindspore_hl.dataset as ds  # noqa: E402
 from mindspore_hl import nn, parallel  # noqa: E402
+from mindspore_hl.callbacks import Callback  # noqa: E402
+from mindspore_hl.model import Model  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "parallel"))
-from parallel_nets import LeNet5, SGDMomentum, SoftmaxCE  # noqa: E402
+from parallel_nets import lenet5  # noqa: E402
 
 
 def rows(n, seed=0):
     """The whole data set: ``n`` images and labels (the same in every process)."""
     rng = np.random.default_rng(seed)
     return rng.normal(size=(n, 1, 32, 32)).astype(np.float32), rng.integers(0, 10, (n,)).astype(np.int32)
+
+
+class Record(Callback):
+    """Keep (and print) every step's loss; optionally slow the steps down."""
+
+    def __init__(self, sleep_s):
+        self.losses, self.sleep_s = [], sleep_s
+
+    def step_end(self, run_context):
+        self.losses.append(float(run_context.original_args().net_outputs.asnumpy()))
+        print(f"step {len(self.losses)} loss {self.losses[-1]:.6f}", flush=True)
+        time.sleep(self.sleep_s)
 
 
 def main():
@@ -40,16 +54,12 @@ def main():
     x, y = rows(steps * local_batch * size)
     data = ds.NumpySlicesDataset((x, y), column_names=["image", "label"], shuffle=False, num_shards=size,
                                  shard_id=rank).batch(local_batch, drop_remainder=True)
-    net = LeNet5()
-    train_net = nn.TrainOneStepCell(nn.WithLossCell(net, SoftmaxCE()), SGDMomentum(net.trainable_params(), 0.05))
-    train_net.grad_reducer = parallel.DistributedGradReducer(train_net.weights)
-    train_net.set_train()
-    losses = []
-    for image, label in data.create_tuple_iterator():
-        losses.append(float(train_net(image, label).asnumpy()))
-        print(f"step {len(losses)} loss {losses[-1]:.6f}", flush=True)
-        time.sleep(sleep_s)
-    np.savez(os.path.join(out_dir, f"rank{rank}.npz"), losses=np.asarray(losses),
+    net = lenet5()
+    model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                  nn.Momentum(net.trainable_params(), 0.01, 0.9))
+    record = Record(sleep_s)
+    model.train(1, data, callbacks=[record])
+    np.savez(os.path.join(out_dir, f"rank{rank}.npz"), losses=np.asarray(record.losses),
              **{p.name: p.asnumpy() for p in net.trainable_params()})
     print("done", flush=True)
 

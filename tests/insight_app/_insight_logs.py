@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import io
 import json
-import math
 import os
 import shutil
-import struct
 
 import numpy as np
 

@@ -208,8 +208,73 @@ def test_cli_serves_on_loopback(tbx_logs):
             except OSError:
                 time.sleep(0.1)
         assert body is not None and "mindspore_hl insight" in body
-        with socket.socket() as s:  # bound to loopback only
-            assert s.connect_ex(("127.0.0.1", port)) == 0
+        # The listening socket is bound to 127.0.0.1 only (kernel table: local address 0100007F).
+        listen = [line.split()[1] for line in open("/proc/net/tcp").read().splitlines()[1:]
+                  if line.split()[1].endswith(f":{port:04X}") and line.split()[3] == "0A"]
+        assert listen == [f"0100007F:{port:04X}"]
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_zoom_redecimates_the_visible_range(tmp_path):
+    from benchmarks.insight_loader import write_scalar_file
+
+    (tmp_path / "run").mkdir()
+    values = write_scalar_file(str(tmp_path / "run" / "events.out.tfevents.1.z"), 50_000, spike_at=12_345)
+    app = create_app(str(tmp_path))
+    (rid,) = app.insight_store.runs
+    gid = {"tag": "loss", "type": "sc-graph"}
+    payload = {"output": '{"tag":["MATCH"],"type":"sc-graph"}.figure',
+               "outputs": {"id": gid, "property": "figure"},
+               "inputs": [{"id": gid, "property": "relayoutData",
+                           "value": {"xaxis.range[0]": 12_000, "xaxis.range[1]": 12_999.5}}],
+               "state": [{"id": gid, "property": "id", "value": gid},
+                         {"id": "sc-runs", "property": "value", "value": [rid]},
+                         {"id": "sc-run-regex", "property": "value", "value": ""},
+                         {"id": "sc-smoothing", "property": "value", "value": 0.0},
+                         {"id": "sc-xaxis", "property": "value", "value": "step"},
+                         {"id": "sc-logy", "property": "value", "value": []}],
+               "changedPropIds": ['{"tag":"loss","type":"sc-graph"}.relayoutData']}
+    resp = app.server.test_client().post("/_dash-update-component", json=payload)
+    fig = resp.get_json()["response"]["{\"tag\":\"loss\",\"type\":\"sc-graph\"}"]["figure"]
+    (trace,) = fig["data"]
+    # Zoomed in to 1,000 steps: every point in range is drawn (plus one on each side), spike included.
+    assert trace["x"] == list(range(11_999, 13_001))
+    np.testing.assert_array_equal(trace["y"], values[11_999:13_001].astype(np.float64))
+    assert fig["layout"]["xaxis"]["range"] == [12_000, 12_999.5]
+    # The full view of 50,000 points is min/max decimated to at most MAX_POINTS, spike kept.
+    from insight_app._page_scalars import figure
+
+    full = figure(app.insight_store, "loss", list(app.insight_store.runs.values()), 0.0, "step", False)
+    assert len(full["data"][0]["x"]) <= _ui.MAX_POINTS and 12_345 in full["data"][0]["x"]
+    assert max(full["data"][0]["y"]) == 25.0
+
+
+def test_non_finite_values_are_drawn_as_gaps_and_exported_as_text(tmp_path):
+    from tensorboardX import SummaryWriter
+
+    with SummaryWriter(str(tmp_path / "nan_run")) as w:
+        for s, v in enumerate([1.0, float("nan"), 3.0, float("inf"), 5.0]):
+            w.add_scalar("loss", v, s)
+    app = create_app(str(tmp_path))
+    (rid,) = app.insight_store.runs
+    charts, _ = _charts(app, [rid], smoothing=0.5)
+    fig = _fig_of(charts, "loss")
+    raw = next(t for t in fig["data"] if t["meta"]["kind"] == "raw")
+    assert raw["y"] == [1.0, None, 3.0, None, 5.0]  # strict JSON: NaN/inf become null (gaps)
+    sm = next(t for t in fig["data"] if t["meta"]["kind"] == "smoothed")
+    assert sm["y"][1] is None and sm["y"][2] == pytest.approx((0.25 + 1.5) / 0.75)
+    state = {"sc-runs.value": [rid], "sc-run-regex.value": "", "sc-tag-regex.value": "", "sc-smoothing.value": 0}
+    resp = call(app, "sc-download.data", {"sc-dl-json.n_clicks": 1}, state, changed=["sc-dl-json.n_clicks"])
+    assert json.loads(resp["sc-download"]["data"]["content"])["series"][0]["value"] == [1.0, "nan", 3.0, "inf", 5.0]
+
+
+def test_loader_benchmark_runs(capsys):
+    from benchmarks.insight_loader import main
+
+    assert main(["--points", "3000", "--repeat", "1"]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    res = json.loads(line)
+    assert res["points"] == 3000 and res["insight_s"] > 0 and res["protobuf_loop_s"] > 0
+    assert (res["tensorboard_s"] is None) == ("tensorboard_skipped" in res)

@@ -6,7 +6,6 @@ Each page is saved as a PNG in tests/insight_app/screenshots/.
 
 from __future__ import annotations
 
-import math
 import os
 import threading
 import time
@@ -170,6 +169,7 @@ def test_scalars_page_tensorboardx(driver, server, tbx_logs):
     wait_for(driver, "return document.querySelector('#sc-status').textContent.startsWith('1 runs')")
     fig = plot_titled(driver, "train/loss")
     assert [t["name"] for t in fig["data"]] == ["lr_0.01"]
+    assert [e.text for e in driver.find_elements("css selector", "#sc-runs label")] == ["lr_0.01"]
     driver.find_element("css selector", "#sc-logy input").click()
     wait_for(driver, "return Array.from(document.querySelectorAll('.js-plotly-plot')).some("
                      "g => g._fullLayout && g._fullLayout.yaxis.type === 'log')")
@@ -235,7 +235,7 @@ def _graph_labels(driver):
 
 
 def test_network_page_mindspore_graph(driver, server):
-    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
 
     open_page(driver, server.url + "/network")
     wait_for(driver, "return document.querySelector('#net-summary').textContent.includes('MindSpore anf_ir graph')")
@@ -243,27 +243,28 @@ def test_network_page_mindspore_graph(driver, server):
     assert "97 nodes" in summary  # 76 ops of the train step + 21 parameters
     cells = driver.find_element("css selector", "#net-cells").text
     assert "fc1 — 48,120 parameters" in cells and "conv1 — 150 parameters" in cells
-    labels = wait_for(driver, "return Array.from(document.querySelectorAll('.js-plotly-plot')).some(g => "
-                              "g._fullData && g._fullData.some(t => t.meta && t.meta.kind === 'scope'))")
+    wait_for(driver, "return Array.from(document.querySelectorAll('.js-plotly-plot')).some(g => "
+             "g._fullData && g._fullData.some(t => t.meta && t.meta.kind === 'scope'))")
     labels = _graph_labels(driver)
     assert "Conv2D" in labels["op"] and any(s.startswith("optimizer-Momentum") for s in labels["scope"])
     shot(driver, "network_mindspore")
-    # Open the optimizer scope by clicking its square.
-    pos = driver.execute_script("""
-        var g = Array.from(document.querySelectorAll('.js-plotly-plot')).find(g => g._fullData &&
-            g._fullData.some(t => t.meta && t.meta.kind === 'scope'));
+    # Open the optimizer scope by clicking its square (scrolled to the middle of the window first).
+    locate = """
+        var g = document.querySelector('#net-graph .js-plotly-plot');
         var t = g._fullData.find(t => t.meta && t.meta.kind === 'scope');
         var i = t.text.findIndex(s => s.startsWith('optimizer-Momentum'));
         var xa = g._fullLayout.xaxis, ya = g._fullLayout.yaxis, r = g.getBoundingClientRect();
-        return [xa._offset + xa.l2p(t.x[i]) - r.width / 2, ya._offset + ya.l2p(t.y[i]) - r.height / 2];""")
-    graph = driver.find_element("css selector", "#net-graph")
-    driver.execute_script("var r = arguments[0].getBoundingClientRect(); "
-                          "window.scrollBy(0, r.top + r.height / 2 + arguments[1] - window.innerHeight / 2);",
-                          graph, pos[1])
-    ActionChains(driver).move_to_element_with_offset(graph, int(pos[0]), int(pos[1])).pause(0.3).click().perform()
+        return [r.left + xa._offset + xa.l2p(t.x[i]), r.top + ya._offset + ya.l2p(t.y[i])];"""
+    x, y = driver.execute_script(locate)
+    driver.execute_script("window.scrollBy(0, arguments[0] - window.innerHeight / 2)", y)
+    x, y = driver.execute_script(locate)
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(int(x), int(y)).pause(0.3).click()
+    actions.perform()
     wait_for(driver, "return document.querySelector('#net-summary').textContent.match(/(\\d+) shown/)[1] > 30")
     labels = _graph_labels(driver)
-    assert labels["op"].count("ApplyMomentum") == 6  # one per trainable parameter, now visible
+    # One ApplyMomentum per trainable parameter (conv1/conv2 weights, fc1-fc3 weights and biases), now visible.
+    assert labels["op"].count("ApplyMomentum") == 8
     driver.find_element("css selector", "#net-collapse").click()
     wait_for(driver, "return document.querySelector('#net-summary').textContent.endsWith('; 2 shown')")
     assert sorted(_graph_labels(driver)["scope"]) == ["Default (76)", "Gradients (21)"]
@@ -291,7 +292,7 @@ def test_compare_page(driver, server):
     headers = driver.find_element("css selector", "#cmp-table").text
     for name in ("optimizer", "learning_rate", "batch_size", "lr", "loss", "hparam/accuracy"):
         assert name in headers
-    par = wait_for(driver, "return Array.from(document.querySelectorAll('.js-plotly-plot')).find(g => "
+    wait_for(driver, "return Array.from(document.querySelectorAll('.js-plotly-plot')).find(g => "
                            "g._fullData && g._fullData[0] && g._fullData[0].type === 'parcoords') ? true : null")
     dims = next(p for p in plots(driver) if p["data"] and p["data"][0]["type"] == "parcoords")["data"][0]["dims"]
     assert dims[0] == "run" and "optimizer" in dims and "hparam/accuracy" in dims
@@ -303,6 +304,15 @@ def test_compare_page(driver, server):
     arrow.click()
     wait_for(driver, "var c = document.querySelectorAll('#cmp-table td[data-dash-column=run]'); "
                      "return c.length && c[0].textContent === 'sweep/trial_lr0.1'")
+
+
+def test_text_page_shows_text_verbatim(driver, server):
+    open_page(driver, server.url + "/text")
+    wait_for(driver, "return document.querySelectorAll('.insight-text').length >= 2")
+    texts = [e.text for e in driver.find_elements("css selector", ".insight-text")]
+    assert "lr <b>not bold</b> & co" in texts
+    assert not driver.execute_script("return document.querySelector('#tx-list b b, .insight-text b')")
+    shot(driver, "text")
 
 
 def test_live_refresh_and_escaping(driver, tmp_path):

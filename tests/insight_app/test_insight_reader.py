@@ -324,3 +324,35 @@ def test_mixed_record_kinds_keep_order(tmp_path):
     step, _, value = run.scalars["x"].arrays()
     assert value.tolist() == expect and step.tolist() == list(range(200))
     assert run.scalars["y"].arrays()[2].tolist() == [-float(i) for i in range(0, 200, 3)]
+
+
+def _hand_varint(n):
+    out = bytearray()
+    while True:
+        b, n = n & 0x7F, n >> 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _hand_field(number, payload):
+    """A length-delimited protobuf field, encoded by hand (independent of insight_app's schema)."""
+    return _hand_varint(number << 3 | 2) + _hand_varint(len(payload)) + payload
+
+
+def test_mindspore_lineage_eval_and_user_defined_info(tmp_path):
+    # LineageEvent (MindInsight's lineage.proto): wall_time=1, evaluation_lineage=7 {metric=2 (JSON),
+    # valid_dataset=3 {valid_dataset_size=2}}, user_defined_info=10 {map_str=4, map_double=5}.
+    wall = b"\x09" + struct.pack("<d", 1.8e9)
+    ev = _hand_field(2, b'{"Accuracy": 0.9375, "Loss": 0.21}') + _hand_field(3, b"\x10\x40")
+    user = (_hand_field(4, _hand_field(1, b"schedule") + _hand_field(2, b"cosine"))
+            + _hand_field(5, _hand_field(1, b"dropout") + b"\x11" + struct.pack("<d", 0.25)))
+    run = tmp_path / "ms_run"
+    run.mkdir()
+    (run / "events.out.events.summary.1.0.host_lineage").write_bytes(
+        frame(wall + _hand_field(7, ev)) + frame(wall + _hand_field(10, user)))
+    store = LogStore(str(tmp_path))
+    (r,) = store.runs.values()
+    assert r.lineage_metrics == {"eval/Accuracy": 0.9375, "eval/Loss": 0.21}
+    assert r.lineage == {"valid_dataset_size": 64, "user/schedule": "cosine", "user/dropout": 0.25}
+    assert store.problems() == []

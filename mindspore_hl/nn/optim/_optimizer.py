@@ -169,14 +169,15 @@ class Optimizer(Cell):
         if isinstance(learning_rate, bool):
             raise TypeError(f"For '{self.cls_name}', 'learning_rate' must be a float, int, Tensor, list or "
                             f"LearningRateSchedule, but got bool.")
-        if isinstance(learning_rate, (int, float)):
+        if isinstance(learning_rate, (int, float, np.integer, np.floating)):
             if learning_rate < 0:
                 raise ValueError(f"For '{self.cls_name}', 'learning_rate' must be >= 0, but got {learning_rate}.")
             return float(learning_rate)
         if isinstance(learning_rate, LearningRateSchedule):
             return learning_rate
-        if isinstance(learning_rate, Tensor):
-            arr = np.asarray(learning_rate.asnumpy(), np.float32)
+        if isinstance(learning_rate, (Tensor, np.ndarray)):
+            arr = np.asarray(learning_rate.asnumpy() if isinstance(learning_rate, Tensor) else learning_rate,
+                             np.float32)
             if arr.ndim > 1:
                 raise ValueError(f"For '{self.cls_name}', a Tensor 'learning_rate' must be 0-D or 1-D, but got "
                                  f"shape {arr.shape}.")

@@ -53,7 +53,7 @@ def _grad_fn(cell, inputs, cots, float_pos):
 
 def run_layer_test(make, inputs, *, expected_shape, params=(), reference=None, train=False, train_eval="same",
                    bad_input=None, rtol=2e-5, atol=2e-5, grad_rtol=1e-4, grad_atol=1e-5, check_grads=True,
-                   finite_diff=True, fp16=True):
+                   finite_diff=False, fp16=True):
     """Check one layer. Returns ``(cell, outputs as NumPy list)``.
 
     Args:
@@ -64,6 +64,7 @@ def run_layer_test(make, inputs, *, expected_shape, params=(), reference=None, t
         reference: ``fn(params: {name: float64 array}, *float64 inputs) -> output(s)``, in plain JAX.
         train: the mode the checks run in. train_eval: 'same' or 'differ' (outputs in the other mode), or None.
         bad_input: a wrongly shaped replacement for inputs[0]; must raise ValueError naming the Cell and shapes.
+        finite_diff: also check the input gradient by central differences of the layer in float64.
     """
     ms.set_seed(0)
     cell = make().set_train(train)
@@ -80,23 +81,21 @@ def run_layer_test(make, inputs, *, expected_shape, params=(), reference=None, t
 
     p64 = {n: jnp.asarray(np.asarray(p.asnumpy()), jnp.float64) for n, p in cell.parameters_and_names()}
     x64 = [jnp.asarray(a, jnp.float64) if _is_float(a) else jnp.asarray(a) for a in inputs]
+    float_pos = [i for i, a in enumerate(inputs) if _is_float(a)]
+    rng = np.random.default_rng(1)
+    cots = [None if v is None or not _is_float(v) else rng.normal(size=v.shape) for v in values]
+    names = [p.name for p in cell.trainable_params()]
     if reference is not None:
-        ref = [None if r is None else np.asarray(r) for r in jax.tree_util.tree_leaves(
-            reference(p64, *x64), is_leaf=lambda x: x is None)]
+        ref, ref_in, ref_w = _reference(reference, p64, x64, float_pos, names, cots)
         for got, exp in zip(values, ref):
             if exp is not None:
                 np.testing.assert_allclose(got, exp, rtol=rtol, atol=atol)
 
-    float_pos = [i for i, a in enumerate(inputs) if _is_float(a)]
-    rng = np.random.default_rng(1)
-    cots = [None if v is None or not _is_float(v) else rng.normal(size=v.shape) for v in values]
     if check_grads:
         grads = _grad_fn(cell, inputs, cots, float_pos)(*[Tensor(a) for a in inputs])
         g_in, g_w = (grads if float_pos else ((), grads))
         g_in = (g_in,) if isinstance(g_in, Tensor) else tuple(g_in)
         if reference is not None:
-            names = [p.name for p in cell.trainable_params()]
-            ref_in, ref_w = _reference_grads(reference, p64, x64, float_pos, names, cots)
             for k, (g, r) in enumerate(zip(g_in, ref_in)):
                 np.testing.assert_allclose(g.asnumpy(), r, rtol=grad_rtol, atol=grad_atol, err_msg=f"input {k}")
             for n, g in zip(names, g_w):
@@ -128,16 +127,25 @@ def run_layer_test(make, inputs, *, expected_shape, params=(), reference=None, t
     return cell, values
 
 
-def _reference_grads(reference, p64, x64, float_pos, names, cots):
-    def loss(xs, ws):
-        args = list(x64)
-        for i, v in zip(float_pos, xs):
-            args[i] = v
-        outs = jax.tree_util.tree_leaves(reference({**p64, **ws}, *args), is_leaf=lambda x: x is None)
-        return sum(jnp.sum(o * c) for o, c in zip(outs, cots) if o is not None and c is not None)
+def _reference(reference, p64, x64, float_pos, names, cots):
+    """The reference's outputs and the gradients of sum(out * cot) w.r.t. float inputs and ``names``, in one jit."""
+    @jax.jit
+    def run(xs, ws):
+        def f(xs, ws):
+            args = list(x64)
+            for i, v in zip(float_pos, xs):
+                args[i] = v
+            outs = jax.tree_util.tree_leaves(reference({**p64, **ws}, *args), is_leaf=lambda x: x is None)
+            return [o if o is None or jnp.issubdtype(o.dtype, jnp.floating) else o.astype(jnp.float64) for o in outs]
 
-    g_in, g_w = jax.grad(loss, argnums=(0, 1))([x64[i] for i in float_pos], {n: p64[n] for n in names})
-    return [np.asarray(g) for g in g_in], {n: np.asarray(g) for n, g in g_w.items()}
+        outs, pull = jax.vjp(f, xs, ws)
+        ct = [None if o is None else jnp.zeros_like(o) if c is None else jnp.asarray(c, o.dtype)
+              for o, c in zip(outs, cots)]
+        return outs, pull(ct)
+
+    outs, (g_in, g_w) = run([x64[i] for i in float_pos], {n: p64[n] for n in names})
+    return ([None if o is None else np.asarray(o) for o in outs], [np.asarray(g) for g in g_in],
+            {n: np.asarray(g) for n, g in g_w.items()})
 
 
 def _finite_difference(cell, inputs, float_pos, cots, g_in, eps=1e-6):

@@ -120,7 +120,7 @@ def _sgd_run(lr, steps, mode_grads=1.0):
 
 
 @pytest.mark.parametrize("lr", [[0.1, 0.2, 0.3], ms.Tensor(np.array([0.1, 0.2, 0.3], np.float32)),
-                                (0.1, 0.2, 0.3)])
+                                (0.1, 0.2, 0.3), np.array([0.1, 0.2, 0.3])])
 def test_per_step_rates_hold_the_last_value(lr, mode):
     opt, seen = _sgd_run(lr, 5)
     np.testing.assert_allclose(seen, [0.1, 0.2, 0.3, 0.3, 0.3], rtol=1e-6)
@@ -156,8 +156,9 @@ def test_get_lr_reads_the_current_step_and_advances_it():
     assert isinstance(lr, ms.Parameter) and lr.name == "learning_rate" and float(lr.asnumpy()) == pytest.approx(0.05)
 
 
-def test_scalar_tensor_learning_rate_is_fixed(mode):
-    opt, seen = _sgd_run(ms.Tensor(0.25, ms.float32), 3)
+@pytest.mark.parametrize("lr", [ms.Tensor(0.25, ms.float32), np.float32(0.25), np.array(0.25), 0.25])
+def test_fixed_learning_rate_kinds(lr, mode):
+    opt, seen = _sgd_run(lr, 3)
     np.testing.assert_allclose(seen, [0.25] * 3, rtol=1e-6)
     assert dict(opt.parameters_and_names())["learning_rate"].shape == ()
 
