@@ -228,18 +228,19 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
     """
     def decorate(fn):
         compiled = {}
+        attr = f"_jit_{fn.__name__}_{id(fn)}"
 
         def wrapper(*args):
             from .nn.cell import Cell
             if _scope.current() is not None:  # already inside a compiled step: just trace through
                 return fn(*args)
-            if args and isinstance(args[0], Cell):  # @jit on a Cell method: compile per instance
+            if args and isinstance(args[0], Cell):  # @jit on a Cell method: compile per instance, kept on it
                 cell = args[0]
-                cf = compiled.get(id(cell))
+                cf = cell.__dict__.get(attr)
                 if cf is None:
-                    cf = compiled[id(cell)] = CompiledFunction(
-                        lambda *a: fn(cell, *a), lambda: cell.get_parameters(expand=True),
-                        name=f"{type(cell).__name__}.{fn.__name__}")
+                    cf = CompiledFunction(lambda *a: fn(cell, *a), lambda: cell.get_parameters(expand=True),
+                                          name=f"{type(cell).__name__}.{fn.__name__}")
+                    cell.__dict__[attr] = cf
                 return cf(*args[1:])
             cf = compiled.get(None)
             if cf is None:

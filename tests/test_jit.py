@@ -131,3 +131,12 @@ def test_shared_parameter_buffers_are_not_donated_twice():
     net.b._data = net.a._data  # two Parameters sharing one buffer
     np.testing.assert_allclose(net(Tensor(np.zeros(2, np.float32))).asnumpy(), [2.0, 2.0])
     np.testing.assert_allclose(net(Tensor(np.zeros(2, np.float32))).asnumpy(), [2.0, 2.0])
+
+
+def test_tensors_made_from_parameters_survive_donation():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = Affine()
+    snapshot, value = Tensor(net.bias), net.bias.value()
+    net(Tensor(np.ones((1, 3), np.float32)))  # donates the Parameter buffers
+    np.testing.assert_array_equal(snapshot.asnumpy(), np.ones(2))
+    np.testing.assert_array_equal(value.asnumpy(), np.ones(2))

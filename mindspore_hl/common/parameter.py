@@ -54,7 +54,9 @@ class Parameter(Tensor):
     def value(self):
         """The current value as a plain Tensor."""
         from .tensor import wrap
-        return wrap(self._value)
+        v = self._value
+        # A copy, since compiled steps donate (and so invalidate) the Parameter's own buffer.
+        return wrap(jnp.array(v, copy=True) if isinstance(v, jax.Array) else v)
 
     def set_data(self, data, slice_shape=False):
         """Replace the value (cast to this Parameter's dtype); inside a compiled step it records an update."""
@@ -124,3 +126,5 @@ def _unflatten_as_tensor(_, children):
 
 
 jax.tree_util.register_pytree_node(Parameter, _flatten, _unflatten_as_tensor)
+# A ParameterTuple returned from a compiled function comes back as a tuple of Tensors.
+jax.tree_util.register_pytree_node(ParameterTuple, lambda t: (tuple(t), None), lambda _, ch: tuple(ch))

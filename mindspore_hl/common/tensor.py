@@ -176,6 +176,10 @@ class Tensor(TensorMethods):
                 return
             raise TypeError("Tensor: 'input_data' is required (or 'shape', 'dtype' and 'init').")
         self._data = to_array(input_data, dtype)
+        if isinstance(input_data, Tensor) and type(input_data) is not Tensor and self._data is input_data._value \
+                and isinstance(self._data, jax.Array):
+            # A Tensor made from a Parameter owns its buffer: compiled steps donate Parameter buffers.
+            self._data = jnp.array(self._data, copy=True)
 
     # ---- value access -------------------------------------------------------------------------
     @property

@@ -20,11 +20,6 @@ def _tensors(columns):
     return [wrap(jax.numpy.asarray(c)) if isinstance(c, np.ndarray) else wrap(c) for c in columns]
 
 
-def _last(outputs):
-    """The last step's output from scan-stacked outputs."""
-    return jax.tree_util.tree_map(lambda x: x[-1], outputs)
-
-
 def _signature(columns):
     return tuple((np.shape(c), str(c.dtype)) for c in columns)
 
@@ -114,7 +109,7 @@ def _sink_epoch(model, runner, batches, cbs, cb, rc):
     if done == 0:
         raise ValueError("Model.train: the train dataset produced no batches in this epoch.")
     cb.cur_step_num += done - expected
-    cb.net_outputs = _last(outputs)
+    cb.net_outputs = outputs
     cbs.on_train_step_end(rc)
 
 

@@ -6,11 +6,13 @@ before a call and writes every one back after it; this runner keeps the state tu
 donated each step) and writes it into the Parameters only when asked (``push``), so the per-step host work
 does not grow with the number of parameters.
 
-Sink mode runs several steps per device call as a ``jax.lax.scan`` of the same step over stacked batches.
-XLA:CPU (jaxlib 0.10) does not apply its YNNPACK convolution rewrite inside loop bodies: in a rolled scan
-a convolution's weight gradient runs 5-8x slower than in a single step (measured on LeNet5). So on CPU a
-step that has convolutions is scanned fully unrolled over chunks of ``_UNROLLED_STEPS`` batches (no loop
-in the compiled program); other steps use a rolled scan over chunks of up to ``_SINK_BYTES`` of input.
+Sink mode runs several steps per device call as a ``jax.lax.scan`` of the same step over stacked batches
+(chunks of up to ``_SINK_BYTES`` of input). One exception, measured on LeNet5 with jaxlib 0.10: XLA:CPU does
+not apply its YNNPACK convolution rewrite inside loop bodies, so in a rolled scan a convolution's weight
+gradient runs 5-8x slower than in a single step, and unrolling the scan instead costs ~2.5 s of compile
+time per step. On CPU a step with convolutions is therefore dispatched one call per step inside a sink
+(callbacks still fire once per sink); that is as fast as the per-step mode, whose dispatch overhead is a
+few percent of such a step.
 """
 import jax
 import numpy as np
@@ -21,8 +23,7 @@ from ..common.tensor import wrap
 
 __all__ = ["StepRunner"]
 
-_SINK_BYTES = 256 * 2 ** 20   # input bytes per rolled sink call, so a whole epoch is not copied at once
-_UNROLLED_STEPS = 8           # steps per call when the scan is unrolled (compile time grows with it)
+_SINK_BYTES = 256 * 2 ** 20   # input bytes per sink call, so a whole epoch is not copied at once
 _LOOP_SLOW_PRIMITIVES = ("conv_general_dilated",)
 
 
@@ -53,7 +54,7 @@ class StepRunner:
         self.name = name or type(cell).__name__
         self.params = tuple(cell.get_parameters())
         self._cache = {}
-        self._unroll = None
+        self._per_step_sink = None
         self.state = None   # tuple of arrays while the runner owns the state, else None
         self.rng = None
 
@@ -97,26 +98,23 @@ class StepRunner:
         step = self._pure_step()
         if not sink:
             return jax.jit(step, donate_argnums=(0,))
-        unroll = self._unroll
 
         def scan(state, rng, stacked):
             def body(carry, arrays):
                 out, new_state, new_rng = step(carry[0], carry[1], arrays)
                 return (new_state, new_rng), out
-            (state, rng), outs = jax.lax.scan(body, (state, rng), stacked, unroll=unroll)
+            (state, rng), outs = jax.lax.scan(body, (state, rng), stacked)
             return outs, state, rng
 
         return jax.jit(scan, donate_argnums=(0,))
 
     def steps_per_sink_call(self, columns):
-        """How many batches like ``columns`` one sink call takes (decides rolled vs unrolled on first use)."""
-        if self._unroll is None:
-            slow = False
-            if jax.default_backend() == "cpu":
-                slow = bool(_primitives(self.jaxpr(columns).jaxpr, set()) & set(_LOOP_SLOW_PRIMITIVES))
-            self._unroll = True if slow else 1
-        if self._unroll is True:
-            return _UNROLLED_STEPS
+        """How many batches like ``columns`` one sink call takes (1: one call per step, see the module doc)."""
+        if self._per_step_sink is None:
+            self._per_step_sink = jax.default_backend() == "cpu" and bool(
+                _primitives(self.jaxpr(columns).jaxpr, set()) & set(_LOOP_SLOW_PRIMITIVES))
+        if self._per_step_sink:
+            return 1
         nbytes = sum(int(np.prod(np.shape(c), dtype=np.int64)) * np.dtype(c.dtype).itemsize for c in columns)
         return max(1, _SINK_BYTES // max(nbytes, 1))
 
@@ -136,17 +134,20 @@ class StepRunner:
         return self._call(self._entry(columns, False), list(columns))
 
     def sink(self, batches):
-        """Run the batches (lists of arrays of equal shapes) as one scan; returns outputs stacked on axis 0."""
+        """Run the batches (lists of arrays of equal shapes) as one scan; returns the last step's output."""
+        if self.steps_per_sink_call(batches[0]) == 1:
+            for columns in batches:
+                out = self.step(columns)
+            return out
         stacked = [np.stack(col) if isinstance(col[0], np.ndarray) else jax.numpy.stack(col)
                    for col in zip(*batches)]
-        self.steps_per_sink_call(batches[0])
-        return self._call(self._entry(stacked, True), stacked)
+        outs = self._call(self._entry(stacked, True), stacked)
+        return jax.tree_util.tree_map(lambda x: x[-1], outs)
 
     def compile(self, columns, sink_steps=0):
         """Compile ahead of time the step for batches like ``columns`` (a scan of ``sink_steps`` when > 0)."""
-        sink = bool(sink_steps)
+        sink = bool(sink_steps) and self.steps_per_sink_call(columns) > 1
         if sink:
-            self.steps_per_sink_call(columns)
             columns = [np.stack([np.asarray(c)] * sink_steps) for c in columns]
         self.pull()
         lowered = self._entry(columns, sink).lower(self.state, self.rng, list(columns))

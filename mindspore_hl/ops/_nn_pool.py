@@ -1,7 +1,8 @@
 """2-D pooling: ``max_pool2d``, ``avg_pool2d``, ``adaptive_avg_pool2d`` (NCHW outside, NHWC inside).
 
 ``reduce_window`` max pooling and its gradient (select-and-scatter) are slow on XLA:CPU, so windows that
-tile the input exactly (kernel == stride, no padding, no dilation) are pooled by reshape + max / mean.
+tile the input exactly (kernel == stride, no padding, no dilation) are pooled by reshape + max / mean and
+other max pools by a maximum over the kernel's strided slices.
 """
 import jax.numpy as jnp
 import numpy as np
@@ -47,14 +48,24 @@ def _lowest(dtype):
 
 
 def max_pool_nhwc(x, kernel, stride, full_pads, dilation, outs):
-    """Max pooling of an NHWC array (the one internal max pool)."""
+    """Max pooling of an NHWC array (the one internal max pool).
+
+    Tiling windows: reshape + max. Otherwise the elementwise maximum over the kernel's strided slices of the
+    padded input: its gradient is ~2x faster on XLA:CPU than reduce_window's select-and-scatter and, unlike
+    it, supports dilation. (Tied maxima share the gradient instead of the first one taking it all.)
+    """
     n, h, w, c = x.shape
+    (oh, ow), (kh, kw), (sh, sw), (dh, dw) = outs, kernel, stride, dilation
     if _tiles(kernel, stride, dilation, full_pads, (h, w), outs):
-        (oh, ow), (kh, kw) = outs, kernel
         return x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c).max(axis=(2, 4))
-    # A Python scalar init keeps this the differentiable reduce_window_max primitive (an array init would not be).
-    return lax.reduce_window(x, _lowest(x.dtype), lax.max, (1, *kernel, 1), (1, *stride, 1),
-                             ((0, 0), *full_pads, (0, 0)), window_dilation=(1, *dilation, 1))
+    xp = jnp.pad(x, ((0, 0), *full_pads, (0, 0)), constant_values=_lowest(x.dtype))
+    out = None
+    for i in range(kh):
+        for j in range(kw):
+            tap = lax.slice(xp, (0, i * dh, j * dw, 0), (n, i * dh + (oh - 1) * sh + 1, j * dw + (ow - 1) * sw + 1, c),
+                            (1, sh, sw, 1))
+            out = tap if out is None else jnp.maximum(out, tap)
+    return out
 
 
 def _argmax_nhwc(x, kernel, stride, full_pads, dilation):

@@ -10,7 +10,6 @@ from ..common.tensor import Tensor, wrap
 from . import _array, _creation, _linalg, _math, _reduce, _state
 from ._core import check, op, unwrap
 
-__all__ = ["Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "constexpr"]
 
 
 class Primitive:
@@ -83,7 +82,6 @@ def _prim(name, fn, doc=None):
     cls = type(name, (Primitive,), {"__call__": __call__, "__module__": __name__,
                                     "__doc__": doc or f"``ops.{name}()(...)``, the Primitive form of ``{fn.__name__}``."})
     globals()[name] = cls
-    __all__.append(name)
     return cls
 
 
@@ -174,7 +172,6 @@ def _reduce_prim(name, fn, doc):
     _Reduce.__name__ = _Reduce.__qualname__ = name
     _Reduce.__doc__ = doc
     globals()[name] = _Reduce
-    __all__.append(name)
 
 
 _reduce_prim("ReduceSum", lambda x, a, k: _reduce.sum(x, a, k), "``ReduceSum(keep_dims)(x, axis=())``: sum.")
@@ -322,8 +319,8 @@ class Gather(Primitive):
         return _array.gather(input_params, input_indices, axis, self.batch_dims)
 
 
-GatherV2 = Gather
-__all__.append("GatherV2")
+class GatherV2(Gather):
+    """Older name of :class:`Gather`."""
 
 
 class BroadcastTo(Primitive):
@@ -400,3 +397,8 @@ class Flatten(Primitive):
 
     def __call__(self, x):
         return _array.flatten(x)
+
+
+__all__ = ["Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "constexpr"] + sorted(
+    k for k, v in list(globals().items())
+    if isinstance(v, type) and issubclass(v, Primitive) and v is not Primitive and not k.startswith("_"))

@@ -25,7 +25,6 @@ class Plan:
     def __init__(self, name, mesh, state_specs, input_specs, constrain, local_inputs, report=None):
         self.name, self.mesh = name, mesh
         self.data, self.model = mesh.shape["data"], mesh.shape["model"]
-        self.state_specs = tuple(state_specs)
         self.state_shardings = tuple(NamedSharding(mesh, s) for s in state_specs)
         self.replicated = NamedSharding(mesh, P())
         self.input_shardings = [NamedSharding(mesh, s) for s in input_specs]

@@ -21,13 +21,7 @@ from mindspore_hl.callbacks import Callback  # noqa: E402
 from mindspore_hl.model import Model  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "parallel"))
-from parallel_nets import lenet5  # noqa: E402
-
-
-def rows(n, seed=0):
-    """The whole data set: ``n`` images and labels (the same in every process)."""
-    rng = np.random.default_rng(seed)
-    return rng.normal(size=(n, 1, 32, 32)).astype(np.float32), rng.integers(0, 10, (n,)).astype(np.int32)
+from parallel_nets import lenet5, lenet_rows  # noqa: E402
 
 
 class Record(Callback):
@@ -51,7 +45,7 @@ def main():
     ms.set_context(mode=ms.GRAPH_MODE)
     parallel.set_auto_parallel_context(parallel_mode=parallel.ParallelMode.DATA_PARALLEL, gradients_mean=True,
                                        device_num=size)
-    x, y = rows(steps * local_batch * size)
+    x, y = lenet_rows(steps * local_batch * size)
     data = ds.NumpySlicesDataset((x, y), column_names=["image", "label"], shuffle=False, num_shards=size,
                                  shard_id=rank).batch(local_batch, drop_remainder=True)
     net = lenet5()

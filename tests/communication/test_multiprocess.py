@@ -13,14 +13,30 @@ import mindspore_hl as ms
 HERE = pathlib.Path(__file__).resolve().parent
 SCRIPT = HERE / "dp_lenet_script.py"
 sys.path.insert(0, str(HERE.parent / "parallel"))
-from parallel_nets import lenet5, train  # noqa: E402
-from dp_lenet_script import rows  # noqa: E402
+from parallel_nets import lenet5, lenet_rows, train  # noqa: E402
 
 
 def _launch(out_dir, steps, local_batch, sleep_s=0.0, grace_s=30):
     cmd = [sys.executable, "-m", "mindspore_hl.communication._launcher", "-n", "2", "--grace_s", str(grace_s),
            str(SCRIPT), str(out_dir), str(steps), str(local_batch), str(sleep_s)]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+@pytest.mark.timeout(120)
+def test_two_processes_see_one_global_batch(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "mindspore_hl.communication._launcher", "-n", "2",
+                           str(HERE / "dp_smoke_script.py"), str(tmp_path)],
+                          capture_output=True, text=True, timeout=100)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    batch = np.arange(24, dtype=np.float32).reshape(8, 3)
+    w1 = 1 + batch.mean(0)
+    w2 = w1 + batch.mean(0)
+    expected = [(batch * w1).sum(), (batch * w2).sum()]
+    for rank in (0, 1):
+        r = np.load(tmp_path / f"rank{rank}.npz")
+        assert r["who"].tolist() == [rank, 2, rank]  # rank, group size, local rank
+        np.testing.assert_allclose(r["w"], w2, rtol=1e-6)
+        np.testing.assert_allclose(r["out"], expected, rtol=1e-6)
 
 
 @pytest.mark.slow
@@ -33,7 +49,7 @@ def test_two_processes_train_lenet5_like_one_process_on_the_global_batch(tmp_pat
     r0, r1 = np.load(tmp_path / "rank0.npz"), np.load(tmp_path / "rank1.npz")
     # The single-process reference sees the same global batches: rank 0's rows, then rank 1's rows
     # (the data set's shard k holds rows k, k + 2, k + 4, ...).
-    x, y = rows(steps * local_batch * 2)
+    x, y = lenet_rows(steps * local_batch * 2)
     data = []
     for t in range(steps):
         idx = [k + 2 * (t * local_batch + j) for k in (0, 1) for j in range(local_batch)]
@@ -47,6 +63,7 @@ def test_two_processes_train_lenet5_like_one_process_on_the_global_batch(tmp_pat
     assert "[rank 0] done" in out and "[rank 1] done" in out
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_killing_one_process_makes_the_other_exit_with_a_clear_error(tmp_path):
     proc = _launch(tmp_path, 400, 4, sleep_s=0.05, grace_s=60)

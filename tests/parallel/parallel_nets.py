@@ -60,6 +60,12 @@ def batches(steps, batch, seed=0, shape=(1, 32, 32), classes=10):
             for _ in range(steps)]
 
 
+def lenet_rows(n, seed=0):
+    """A data set of ``n`` LeNet5 images and labels (the same in every process of a multi-process test)."""
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n, 1, 32, 32)).astype(np.float32), rng.integers(0, 10, (n,)).astype(np.int32)
+
+
 def loss_fn():
     return nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
 

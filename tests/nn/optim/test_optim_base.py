@@ -146,10 +146,7 @@ class MyMomentum(nn.Optimizer):
         return params
 
 
-def test_user_defined_optimizer_matches_momentum(mode, request):
-    if mode == ms.GRAPH_MODE:  # strict: remove this once ParameterTuple is a JAX pytree (common/parameter.py)
-        request.applymarker(pytest.mark.xfail(strict=True, raises=TypeError,
-                                              reason="a compiled construct cannot return a ParameterTuple yet"))
+def test_user_defined_optimizer_matches_momentum(mode):
     mine, theirs = [_param("w", seed=1), _param("b", (3,), 2)], [_param("w", seed=1), _param("b", (3,), 2)]
     custom, builtin = MyMomentum(mine, [0.1, 0.05]), nn.Momentum(theirs, [0.1, 0.05], 0.9)
     assert [n for n, _ in custom.parameters_and_names()] == [n for n, _ in builtin.parameters_and_names()]
