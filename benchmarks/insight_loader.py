@@ -157,7 +157,10 @@ def _time(fn, path, repeat: int):
 
 
 def measure_render(logdir: str, repeat: int = 3):
-    """Seconds from opening /scalars to the loss chart being drawn (best of ``repeat``), or None."""
+    """Seconds from opening /scalars to the loss chart being drawn: (first load, best of ``repeat``), or None.
+
+    The first load has a fresh browser profile (nothing cached); later loads reuse the browser cache.
+    """
     if not (os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")):
         return None
     import logging
@@ -198,7 +201,7 @@ def measure_render(logdir: str, repeat: int = 3):
     finally:
         driver.quit()
         srv.shutdown()
-    return min(times)
+    return times[0], min(times)
 
 
 def main(argv=None) -> int:
@@ -242,7 +245,8 @@ def main(argv=None) -> int:
                        tensorboard_skipped="tensorboard is not installed")
         if args.render:
             render = measure_render(tmp)
-            res["render_scalars_page_s"] = None if render is None else round(render, 2)
+            res["render_first_s"] = None if render is None else round(render[0], 2)
+            res["render_best_s"] = None if render is None else round(render[1], 2)
 
     print(json.dumps(res))
     rows = [("insight_app (numpy framing, CRC-32C, vectorised scalar decode)", res["insight_s"], 1.0),
@@ -254,8 +258,9 @@ def main(argv=None) -> int:
     print(f"{'loader (' + format(args.points, ',') + ' scalars)':<66}{'seconds':>10}{'x slower':>10}")
     for name, sec, ratio in rows:
         print(f"{name:<66}{sec:>10.3f}{ratio:>10.1f}")
-    if "render_scalars_page_s" in res:
-        print(f"scalars page drawn in the browser: {res['render_scalars_page_s']} s")
+    if "render_best_s" in res:
+        print(f"scalars page with every point loaded, drawn in headless Chromium: first load "
+              f"{res['render_first_s']} s, best of 3 {res['render_best_s']} s")
     return 0
 
 

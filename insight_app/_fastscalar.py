@@ -19,10 +19,14 @@ from ._framing import read_fixed
 VALUE_KEY = {"tb": 0x15, "ms": 0x1D}
 
 
+def _at(a: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Bytes at offsets ``p``, clipped into the buffer (garbage offsets are rejected by the callers' checks)."""
+    return a[np.clip(p, 0, a.size - 1)]
+
+
 def _varint(a: np.ndarray, p: np.ndarray):
     """Decode a varint at each offset ``p``; returns (uint64 values, offsets after, ok)."""
-    last = a.size - 1
-    b0 = a[np.minimum(p, last)]
+    b0 = _at(a, p)
     val = (b0 & 0x7F).astype(np.uint64)
     after = p + 1
     done = b0 < 0x80
@@ -34,7 +38,7 @@ def _varint(a: np.ndarray, p: np.ndarray):
     fin = np.zeros(multi.size, bool)
     end = q + 1
     for j in range(1, 10):
-        b = a[np.minimum(q + j, last)].astype(np.uint64)
+        b = _at(a, q + j).astype(np.uint64)
         active = ~fin
         v |= np.where(active, (b & np.uint64(0x7F)) << np.uint64(7 * j), np.uint64(0))
         ended = active & (b < 0x80)
@@ -63,55 +67,66 @@ def decode_scalars(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray, fmt: 
     empty = (np.zeros(n, bool), np.zeros(0), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64), [])
     if n == 0 or a.size < 16:
         return empty
-    last = a.size - 1
     end = starts + lengths
-    ok = (lengths >= 16) & (a[np.minimum(starts, last)] == 0x09)
+    ok = (lengths >= 16) & (_at(a, starts) == 0x09)
     p = starts + 9
-    has_step = a[np.minimum(p, last)] == 0x10
+    has_step = _at(a, p) == 0x10
     step, after, vok = _varint(a, p + 1)
     ok &= ~has_step | vok
     p = np.where(has_step, after, p)
     step = np.where(has_step, step, np.uint64(0))
     # summary (field 5), its one Value (field 1), the Value's tag (field 1): each length must end the record.
     for key, must_end in ((0x2A, True), (0x0A, True), (0x0A, False)):
-        ok &= a[np.minimum(p, last)] == key
+        ok &= _at(a, p) == key
         ln, p, vok = _varint(a, p + 1)
-        ok &= vok & (ln <= np.uint64(1 << 31))
-        ln = ln.astype(np.int64)
+        vok &= ln <= np.uint64(1 << 31)
+        ok &= vok
+        ln = np.where(vok, ln, np.uint64(0)).astype(np.int64)
         if must_end:
             ok &= p + ln == end
         else:
             tag_start, tag_len = p, ln
             p = p + ln
-    ok &= (p + 5 == end) & (a[np.minimum(p, last)] == VALUE_KEY[fmt])
+    ok &= (p + 5 == end) & (_at(a, p) == VALUE_KEY[fmt])
     idx = np.flatnonzero(ok)
     if idx.size == 0:
         return empty
     wall = read_fixed(a, starts[idx] + 1, "<f8").astype(np.float64)
-    value = read_fixed(a, p[idx] + 1, "<f4").astype(np.float64)
+    with np.errstate(invalid="ignore"):  # a signalling-NaN float32 widens to NaN without a warning
+        value = read_fixed(a, p[idx] + 1, "<f4").astype(np.float64)
     step = step[idx].view(np.int64)
-    tag_ids, tags = _group_tags(a, tag_start[idx], tag_len[idx])
+    tag_ids, tags, valid = _group_tags(a, tag_start[idx], tag_len[idx])
+    if not valid.all():  # left to the protobuf decoder, which reports them
+        ok[idx[~valid]] = False
+        wall, value, step, tag_ids = wall[valid], value[valid], step[valid], tag_ids[valid]
     return ok, wall, step, value, tag_ids, tags
 
 
 def _group_tags(a: np.ndarray, start: np.ndarray, length: np.ndarray):
-    """Map each (start, length) byte string to an index into a list of distinct decoded tags."""
+    """Map each (start, length) byte string to an index into a list of distinct decoded tags.
+
+    Returns (ids, tags, valid); a tag that is not UTF-8 is not valid (protobuf rejects it too).
+    """
     ids = np.zeros(start.size, np.int64)
+    valid = np.ones(start.size, bool)
     tags: list[str] = []
     for ln in np.unique(length).tolist():
         rows_idx = np.flatnonzero(length == ln)
         if ln == 0:
-            tags.append("")
-            ids[rows_idx] = len(tags) - 1
-            continue
-        block = sliding_window_view(a, ln)[start[rows_idx]]
-        first = block[0]
-        if (block == first).all():  # the common case: one tag of this length
-            tags.append(first.tobytes().decode("utf-8", "replace"))
-            ids[rows_idx] = len(tags) - 1
-            continue
-        uniq, inv = np.unique(np.ascontiguousarray(block).view(f"V{ln}").ravel(), return_inverse=True)
+            uniq, inv = [b""], np.zeros(rows_idx.size, np.int64)
+        else:
+            block = sliding_window_view(a, ln)[start[rows_idx]]
+            if (block == block[0]).all():  # the common case: one tag of this length
+                uniq, inv = [block[0].tobytes()], np.zeros(rows_idx.size, np.int64)
+            else:
+                u, inv = np.unique(np.ascontiguousarray(block).view(f"V{ln}").ravel(), return_inverse=True)
+                uniq, inv = [bytes(x) for x in u], inv.ravel()
         base = len(tags)
-        tags.extend(bytes(u).decode("utf-8", "replace") for u in uniq)
-        ids[rows_idx] = base + inv.ravel()
-    return ids, tags
+        for k, raw in enumerate(uniq):
+            try:
+                tags.append(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                tags.append("")
+                valid[rows_idx[inv == k]] = False
+        ids[rows_idx] = base + inv
+    return ids, tags, valid

@@ -90,6 +90,6 @@ def register(app, store) -> None:
             return None, f"step {ref.step}: not a PNG/JPEG/GIF image", style
         src = f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
         caption = f"{tag} · step {ref.step} · {ref.width}×{ref.height} · image {i + 1} of {len(refs)}"
-        if 0 < ref.width < 256:  # small images (MNIST, CIFAR) are enlarged with sharp pixels
-            style["width"] = f"{ref.width * min(8, 512 // ref.width)}px"
+        if 0 < ref.width < 384:  # small images (MNIST, CIFAR, input grids) are enlarged with sharp pixels
+            style["width"] = f"{ref.width * min(8, 768 // ref.width)}px"
         return src, caption, style

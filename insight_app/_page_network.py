@@ -95,10 +95,10 @@ def graph_figure(model, expanded: set[str]) -> tuple[dict, str]:
     for kind, symbol, size, color in (("scope", "square", 18, "#f2a541"), ("op", "circle", 10, "#4a78b5")):
         names = [n for n in units if units[n]["kind"] == kind]
         short = [n.rsplit("/", 1)[-1] for n in names]
-        labels = [f"{s} ({units[n]['count']})" if kind == "scope" else (s if units[n]["op"] == "Parameter"
-                                                                         else units[n]["op"])
-                  for n, s in zip(names, short)]
-        labels = [t if len(t) <= 22 else t[:21] + "…" for t in labels]
+        def cut(t):
+            return t if len(t) <= 22 else t[:21] + "…"
+        labels = [f"{cut(s)} ({units[n]['count']})" if kind == "scope"
+                  else cut(s if units[n]["op"] == "Parameter" else units[n]["op"]) for n, s in zip(names, short)]
         hover = [f"{n}<br>{units[n]['op'] or 'scope'} {units[n]['shape']}" for n in names]
         data.append({"type": "scatter", "mode": "markers+text", "x": [pos[n][0] for n in names],
                      "y": [pos[n][1] for n in names], "text": [_ui.esc(t) for t in labels],

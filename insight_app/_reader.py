@@ -8,7 +8,9 @@ import re
 import struct
 
 import numpy as np
+from tensorboardX.proto import event_pb2
 
+from . import _msproto
 from ._decode import decode_events, decode_lineage
 from ._framing import FOOTER_BYTES, HEADER_BYTES, MAX_RECORD_BYTES, masked_crc32c, scan_frames
 from ._series import Histogram, ScalarSeries
@@ -93,10 +95,6 @@ def read_image_bytes(ref, limit: int) -> bytes:
     Raises:
         ValueError: the record changed on disk, or the image is larger than ``limit`` bytes.
     """
-    from tensorboardX.proto import event_pb2
-
-    from . import _msproto
-
     with open(ref.path, "rb") as f:
         f.seek(ref.offset - HEADER_BYTES)
         raw = f.read(ref.length + HEADER_BYTES + FOOTER_BYTES)

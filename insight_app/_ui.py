@@ -5,7 +5,7 @@ from __future__ import annotations
 import html as _html
 import re
 
-from dash import dcc, html
+from dash import html
 
 # Caps on one response (a request can never make the server send more than this).
 MAX_POINTS = 2000             # points per drawn series, after min/max decimation
@@ -84,13 +84,10 @@ def note(text: str, id=None) -> html.Div:
 
 
 def sidebar(*children) -> html.Div:
+    """The left column of controls."""
     return html.Div(list(children), className="insight-sidebar")
 
 
 def labelled(label: str, control) -> html.Div:
+    """A control with a label above it."""
     return html.Div([html.Label(label, className="insight-label"), control], className="insight-control")
-
-
-def run_dropdown(id: str, multi: bool = False) -> dcc.Dropdown:
-    return dcc.Dropdown(id=id, options=[], value=[] if multi else None, multi=multi, clearable=multi,
-                        placeholder="run")

@@ -39,7 +39,7 @@ def _ops_namespaces():
     from .common import dtype as mstype
     from .common.tensor import Tensor, to_array
 
-    prims = {**_names("ops._primitives"), **_names("ops._primitives_nn")}
+    prims = {**_names("ops._primitives"), **_names("ops._primitives_nn"), **_names("ops._primitives_misc")}
     functional = {k: getattr(ops, k) for k in ops.__all__ if k not in prims}
 
     def _dtype(x):

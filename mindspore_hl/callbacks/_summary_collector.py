@@ -168,6 +168,8 @@ class SummaryCollector(Callback):
         cb_params = run_context.original_args()
         results = cb_params.get("eval_results") if cb_params.mode == "train" else None
         if results and self._on("collect_metric"):
+            from ..summary._ops import clear_pending
+            clear_pending()  # summary ops in the network also ran during the evaluation: not train values
             self._eval_results = dict(results)
             for key, value in results.items():
                 value = np.asarray(value)
@@ -221,13 +223,11 @@ class SummaryCollector(Callback):
         regular = self._specified.get("histogram_regular")
         if "histogram_regular" not in self._specified:
             return
-        network = cb_params.train_network
-        params = list(network.get_parameters())
-        if regular is None:
-            chosen = params[:5]
-        else:
+        if regular is None:  # the first 5 parameters of the user's network
+            chosen = list(cb_params.network.get_parameters())[:5]
+        else:  # any parameter of the train network, optimizer state included
             pattern = re.compile(regular)
-            chosen = [p for p in params if pattern.match(p.name)]
+            chosen = [p for p in cb_params.train_network.get_parameters() if pattern.match(p.name)]
         for p in chosen:
             self._record.add_value("histogram", f"{p.name}/auto", p.asnumpy())
 
@@ -285,7 +285,10 @@ class SummaryCollector(Callback):
         from tensorboardX.summary import hparams
         from ..summary._lineage import train_lineage_event, user_info_event
         info = self._lineage_info(cb_params)
-        info["loss"] = self._final_loss
+        loss = handle_loss(cb_params.get("net_outputs"))
+        if hasattr(loss, "asnumpy"):
+            loss = float(np.mean(loss.asnumpy()))
+        self._final_loss = info["loss"] = loss if isinstance(loss, float) else self._final_loss
         path = cb_params.get("latest_ckpt_file")
         if path and os.path.exists(path):
             info["model_path"], info["model_size"] = path, os.path.getsize(path)

@@ -8,6 +8,11 @@ import re
 
 import numpy as np
 
+from . import dtype as mstype
+
+_F64 = np.dtype(np.float64)
+_F32 = np.dtype(np.float32)
+
 _THRESHOLD = 6
 _HALF = _THRESHOLD >> 1
 _THRESHOLD_1D = 1000
@@ -102,3 +107,33 @@ def tensor_repr(arr, dtype_name):
     shape = "[" + ", ".join(str(s) for s in arr.shape) + "]"
     sep = "\n" if arr.ndim > 1 else " "
     return f"Tensor(shape={shape}, dtype={dtype_name}, value={sep}{data_string(arr)})"
+
+
+def is_f64(x):
+    """True if ``x`` is an array (or NumPy value) of dtype Float64. (``np.dtype(None)`` is float64: test for None.)"""
+    dt = getattr(x, "dtype", None)
+    return dt is not None and not isinstance(dt, mstype.Type) and dt == _F64
+
+
+def guard_f64(out, a, b=None):
+    """MindSpore never widens to Float64 unless an operand is Float64 (JAX's x64 mode would)."""
+    if is_f64(out) and not is_f64(a) and not is_f64(b):
+        return out.astype(_F32)
+    return out
+
+
+def describe(x):
+    """A short description of a value for error messages: ``Tensor(shape=[2, 3], dtype=Float32)``."""
+    if hasattr(x, "shape") and hasattr(x, "dtype"):
+        dt = x.dtype
+        if not isinstance(dt, mstype.Type):
+            try:
+                dt = mstype.from_numpy(dt)
+            except TypeError:
+                pass
+        return f"Tensor(shape={list(x.shape)}, dtype={dt})"
+    if isinstance(x, (list, tuple)) and len(x) <= 8:
+        inner = ", ".join(describe(v) for v in x)
+        return f"({inner})" if isinstance(x, tuple) else f"[{inner}]"
+    r = repr(x)
+    return r if len(r) < 60 else type(x).__name__

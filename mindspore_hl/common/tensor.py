@@ -4,13 +4,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import dtype as mstype
-from ._format import tensor_repr
+from ._format import describe, guard_f64, is_f64, tensor_repr  # noqa: F401  (re-exported)
+from ._tensor_math import TensorMathMethods
 from ._tensor_methods import TensorMethods
 
 __all__ = ["Tensor", "to_array", "wrap", "is_tensor"]
 
 _F64 = np.dtype(np.float64)
-_F32 = np.dtype(np.float32)
 _ARRAY_TYPES = (jax.Array, jax.core.Tracer)
 
 
@@ -86,32 +86,6 @@ def _operand(x):
     return x
 
 
-def is_f64(x):
-    """True if ``x`` is an array (or NumPy value) of dtype Float64. (``np.dtype(None)`` is float64: test for None.)"""
-    dt = getattr(x, "dtype", None)
-    return dt is not None and dt == _F64
-
-
-def guard_f64(out, a, b=None):
-    """MindSpore never widens to Float64 unless an operand is Float64 (JAX's x64 mode would)."""
-    if is_f64(out) and not is_f64(a) and not is_f64(b):
-        return out.astype(_F32)
-    return out
-
-
-def describe(x):
-    """A short description of a value for error messages."""
-    if isinstance(x, Tensor):
-        return f"Tensor(shape={list(x.shape)}, dtype={x.dtype})"
-    if hasattr(x, "shape") and hasattr(x, "dtype"):
-        return f"Tensor(shape={list(x.shape)}, dtype={mstype.from_numpy(x.dtype) if x.dtype.kind != 'V' else x.dtype})"
-    if isinstance(x, (list, tuple)) and len(x) <= 8:
-        inner = ", ".join(describe(v) for v in x)
-        return f"({inner})" if isinstance(x, tuple) else f"[{inner}]"
-    r = repr(x)
-    return r if len(r) < 60 else type(x).__name__
-
-
 def _binary(fn, name, reflected=False):
     def method(self, other):
         if not isinstance(other, _OK_OPERANDS):
@@ -145,7 +119,7 @@ def _truediv(a, b):
     return jnp.true_divide(a, b)
 
 
-class Tensor(TensorMethods):
+class Tensor(TensorMethods, TensorMathMethods):
     """MindSpore's Tensor.
 
     Args:

@@ -15,6 +15,8 @@ from ._creation import *  # noqa: F401,F403
 from ._creation import __all__ as _creation_all
 from ._custom import custom_bprop
 from ._debug import print_, add_summary_listener, remove_summary_listener
+from ._index import *  # noqa: F401,F403
+from ._index import __all__ as _index_all
 from ._linalg import *  # noqa: F401,F403
 from ._linalg import __all__ as _linalg_all
 from ._math import *  # noqa: F401,F403
@@ -29,9 +31,11 @@ from ._primitives import *  # noqa: F401,F403
 from ._primitives import __all__ as _prim_all
 from ._primitives_nn import *  # noqa: F401,F403
 from ._primitives_nn import __all__ as _prim_nn_all
+from ._primitives_misc import *  # noqa: F401,F403
+from ._primitives_misc import __all__ as _prim_misc_all
 
 __all__ = (["GradOperation", "grad", "jacfwd", "jacrev", "jvp", "value_and_grad", "vjp", "vmap", "HyperMap", "Map",
             "MultitypeFuncGraph", "clip_by_global_norm", "custom_bprop", "print_", "add_summary_listener",
             "remove_summary_listener"]
-           + _array_all + _cf_all + _creation_all + _linalg_all + _math_all + _nn_all + _reduce_all + _state_all
-           + _prim_all + _prim_nn_all)
+           + _array_all + _index_all + _cf_all + _creation_all + _linalg_all + _math_all + _nn_all + _reduce_all + _state_all
+           + _prim_all + _prim_nn_all + _prim_misc_all)

@@ -1,4 +1,4 @@
-"""Shape manipulation, joining, splitting, indexing and selection (``ops.concat``, ``ops.gather`` ...)."""
+"""Shape manipulation, joining, splitting and slicing (``ops.concat``, ``ops.reshape``, ``ops.split`` ...)."""
 import builtins
 
 import jax
@@ -7,12 +7,10 @@ import numpy as np
 
 from ..common import dtype as mstype
 from ..common.tensor import Tensor
-from ._core import check, op, unwrap
+from ._core import OpError, check, op, unwrap
 
 __all__ = ["cat", "concat", "stack", "unstack", "unbind", "reshape", "transpose", "permute", "squeeze", "unsqueeze",
-           "expand_dims", "flatten", "tile", "broadcast_to", "gather", "gather_elements", "gather_d", "gather_nd",
-           "index_select", "scatter_nd", "tensor_scatter_update", "tensor_scatter_add", "scatter", "split", "chunk",
-           "flip", "roll", "where", "select", "masked_fill", "masked_select", "one_hot", "cast", "shape", "rank",
+           "expand_dims", "flatten", "tile", "broadcast_to", "split", "chunk", "flip", "roll", "cast", "shape", "rank",
            "size", "numel", "slice", "strided_slice", "narrow", "tril", "triu", "diag", "meshgrid", "unique",
            "nonzero", "repeat_interleave", "repeat_elements", "swapaxes", "moveaxis", "movedim", "stop_gradient",
            "depend", "identity"]
@@ -68,19 +66,20 @@ def _to_shape(name, shape):
     if isinstance(shape, (jax.Array, np.ndarray)):
         return tuple(int(s) for s in np.asarray(shape).reshape(-1))
     check(isinstance(shape, (tuple, list)), name, f"'shape' must be a tuple or list of ints, but got {shape!r}.")
-    return tuple(int(s) for s in shape)
+    # Tensors/NumPy ints become ints; other entries (symbolic dimensions under jax.export) pass through.
+    return tuple(int(s) if isinstance(s, (Tensor, np.integer, jax.Array)) else s for s in shape)
 
 
 @op("reshape")
 def reshape(input, shape):
     """Reshape to ``shape`` (one entry may be -1)."""
     shp = _to_shape("reshape", shape)
-    known = int(np.prod([s for s in shp if s != -1], dtype=np.int64))
-    n = int(np.prod(jnp.shape(input), dtype=np.int64))
-    ok = (known == n) if -1 not in shp else (shp.count(-1) == 1 and known > 0 and n % known == 0)
-    check(ok, "reshape", f"the input of shape {list(jnp.shape(input))} ({n} elements) cannot be reshaped to "
-                         f"{list(shp)}.")
-    return jnp.reshape(input, shp)
+    try:
+        return jnp.reshape(input, shp)
+    except (TypeError, ValueError):  # validate only on failure: reshape is on the hot path
+        n = int(np.prod(jnp.shape(input), dtype=np.int64))
+        raise OpError(f"For 'reshape', the input of shape {list(jnp.shape(input))} ({n} elements) cannot be "
+                      f"reshaped to {list(shp)}.") from None
 
 
 @op("transpose")
@@ -149,81 +148,6 @@ def broadcast_to(input, shape):
     return jnp.broadcast_to(input, tuple(shp))
 
 
-def _check_int(name, what, x):
-    check(jnp.issubdtype(jnp.result_type(x), jnp.integer), name,
-          f"'{what}' must be an integer tensor, but got {jnp.result_type(x)}.", TypeError)
-
-
-@op("gather")
-def gather(input_params, input_indices, axis, batch_dims=0):
-    """Take slices of ``input_params`` along ``axis`` at ``input_indices``."""
-    _check_int("gather", "input_indices", input_indices)
-    if batch_dims:
-        fn = lambda p, i: jnp.take(p, i, axis=axis - batch_dims)  # noqa: E731
-        for _ in range(batch_dims):
-            fn = jax.vmap(fn)
-        return fn(input_params, input_indices)
-    return jnp.take(input_params, input_indices, axis=axis)
-
-
-@op("gather_elements")
-def gather_elements(input, dim, index):
-    """out[i][j] = input[index[i][j]][j] (dim 0) etc., like torch.gather."""
-    _check_int("gather_elements", "index", index)
-    return jnp.take_along_axis(input, index, dim)
-
-
-def gather_d(x, dim, index):
-    return gather_elements(x, dim, index)
-
-
-@op("gather_nd")
-def gather_nd(input_x, indices):
-    """Gather slices addressed by the last axis of ``indices``."""
-    _check_int("gather_nd", "indices", indices)
-    k = indices.shape[-1]
-    return input_x[tuple(jnp.moveaxis(indices, -1, 0)[i] for i in range(k))]
-
-
-@op("index_select")
-def index_select(input, axis, index):
-    _check_int("index_select", "index", index)
-    check(jnp.ndim(index) == 1, "index_select", f"'index' must be 1-D, but got shape {list(jnp.shape(index))}.")
-    return jnp.take(input, index, axis=axis)
-
-
-def _nd_index(indices):
-    return tuple(jnp.moveaxis(indices, -1, 0)[i] for i in range(indices.shape[-1]))
-
-
-@op("scatter_nd")
-def scatter_nd(indices, updates, shape):
-    """Zeros of ``shape`` with ``updates`` added at ``indices`` (duplicates accumulate)."""
-    _check_int("scatter_nd", "indices", indices)
-    return jnp.zeros(tuple(shape), updates.dtype).at[_nd_index(indices)].add(updates)
-
-
-@op("tensor_scatter_update")
-def tensor_scatter_update(input_x, indices, updates):
-    _check_int("tensor_scatter_update", "indices", indices)
-    return input_x.at[_nd_index(indices)].set(updates.astype(input_x.dtype))
-
-
-@op("tensor_scatter_add")
-def tensor_scatter_add(input_x, indices, updates):
-    _check_int("tensor_scatter_add", "indices", indices)
-    return input_x.at[_nd_index(indices)].add(updates.astype(input_x.dtype))
-
-
-@op("scatter")
-def scatter(input, axis, index, src):
-    """out = input with out[index[i][j]][j] = src[i][j] (axis 0), like torch.scatter."""
-    _check_int("scatter", "index", index)
-    idx = list(jnp.meshgrid(*[jnp.arange(s) for s in index.shape], indexing="ij"))
-    idx[axis] = index
-    return input.at[tuple(idx)].set(jnp.broadcast_to(src, index.shape).astype(input.dtype))
-
-
 @op("split")
 def split(tensor, split_size_or_sections, axis=0):
     """Split into chunks of ``split_size`` (int) or of the given section sizes (list)."""
@@ -254,48 +178,6 @@ def flip(input, dims):
 @op("roll")
 def roll(input, shifts, dims=None):
     return jnp.roll(input, shifts, dims)
-
-
-def _bool_cond(name, cond):
-    check(jnp.result_type(cond) == jnp.bool_, name,
-          f"the condition must be a Bool tensor, but got {jnp.result_type(cond)}.", TypeError)
-
-
-@op("where")
-def where(condition, input, other):
-    """Elementwise ``input if condition else other`` with broadcasting."""
-    _bool_cond("where", condition)
-    return jnp.where(condition, input, other)
-
-
-@op("select")
-def select(cond, input, other):
-    """Elementwise ``input if cond else other``."""
-    _bool_cond("select", cond)
-    return jnp.where(cond, input, other)
-
-
-@op("masked_fill")
-def masked_fill(input_x, mask, value):
-    _bool_cond("masked_fill", mask)
-    return jnp.where(mask, jnp.asarray(value, input_x.dtype), input_x)
-
-
-def masked_select(input, mask):
-    """The elements of ``input`` where ``mask`` is True, as a 1-D Tensor (eager only: the size is data-dependent)."""
-    a, m = np.asarray(unwrap(input)), np.asarray(unwrap(mask))
-    return Tensor(a[np.broadcast_to(m, a.shape)])
-
-
-@op("one_hot")
-def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
-    """One-hot encode integer ``indices`` into ``depth`` classes; the dtype follows ``on_value``."""
-    _check_int("one_hot", "indices", indices)
-    check(isinstance(depth, (int, np.integer)) and depth >= 0, "one_hot", f"'depth' must be an int >= 0, got {depth!r}.")
-    on = jnp.asarray(on_value if not isinstance(on_value, float) else np.float32(on_value))
-    off = jnp.asarray(off_value, on.dtype)
-    hot = jax.nn.one_hot(indices, depth, dtype=jnp.bool_, axis=axis)
-    return jnp.where(hot, on, off)
 
 
 @op("cast", keep_f64=True)

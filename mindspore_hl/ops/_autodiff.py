@@ -163,6 +163,20 @@ def _graph_mode_compiled(impl, name):
     return call
 
 
+def _core(fn, positions, weights, has_aux, name, sens_last=False):
+    """``core(*args) -> (output, position_grads, weight_grads)``, compiled in GRAPH_MODE at top level."""
+    def core(*args):
+        sens = None
+        if sens_last:
+            if not args:
+                raise ValueError(f"{name}(sens_param=True): the last argument must be the sensitivity.")
+            args, sens = args[:-1], args[-1]
+        pos = tuple(range(len(args))) if positions == "all" else positions
+        return differentiate(fn, args, pos, _weights(weights, name), has_aux, sens=sens)
+
+    return _graph_mode_compiled(core, f"{name}({getattr(fn, '__name__', type(fn).__name__)})")
+
+
 def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     """Return a function computing ``(fn(*args), grads)`` with MindSpore's return structure.
 
@@ -175,14 +189,13 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
     """
     if grad_position is None and weights is None:
         raise ValueError("For 'value_and_grad', 'grad_position' and 'weights' cannot both be None.")
-    positions = _positions(grad_position, "value_and_grad")
+    core = _core(fn, _positions(grad_position, "value_and_grad"), weights, has_aux, "value_and_grad")
 
-    def impl(*args):
-        ws = _weights(weights)
-        out, gp, gw = differentiate(fn, args, positions, ws, has_aux)
-        return out, _pack(gp, gw, grad_position, weights, return_ids, ws)
+    def wrapper(*args):
+        out, gp, gw = core(*args)
+        return out, _pack(gp, gw, grad_position, weights, return_ids, _weights(weights))
 
-    return _graph_mode_compiled(impl, f"value_and_grad({getattr(fn, '__name__', type(fn).__name__)})")
+    return wrapper
 
 
 def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
@@ -195,15 +208,14 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     """
     if grad_position is None and weights is None:
         raise ValueError("For 'grad', 'grad_position' and 'weights' cannot both be None.")
-    positions = _positions(grad_position, "grad")
+    core = _core(fn, _positions(grad_position, "grad"), weights, has_aux, "grad")
 
-    def impl(*args):
-        ws = _weights(weights)
-        out, gp, gw = differentiate(fn, args, positions, ws, has_aux)
-        grads = _pack(gp, gw, grad_position, weights, return_ids, ws)
+    def wrapper(*args):
+        out, gp, gw = core(*args)
+        grads = _pack(gp, gw, grad_position, weights, return_ids, _weights(weights))
         return (grads, tuple(out[1:])) if has_aux else grads
 
-    return _graph_mode_compiled(impl, f"grad({getattr(fn, '__name__', type(fn).__name__)})")
+    return wrapper
 
 
 class GradOperation:
@@ -220,16 +232,11 @@ class GradOperation:
     def __call__(self, fn, weights=None):
         if self.get_by_list and weights is None:
             raise ValueError("GradOperation(get_by_list=True) needs the weights: grad_op(net, ParameterTuple(...)).")
+        positions = "all" if self.get_all else ((0,) if not self.get_by_list else ())
+        core = _core(fn, positions, weights if self.get_by_list else None, False, "GradOperation", self.sens_param)
 
-        def impl(*args):
-            sens = None
-            if self.sens_param:
-                if not args:
-                    raise ValueError("GradOperation(sens_param=True): the last argument must be the sensitivity.")
-                args, sens = args[:-1], args[-1]
-            ws = _weights(weights, "GradOperation") if self.get_by_list else ()
-            positions = tuple(range(len(args))) if self.get_all else ((0,) if not self.get_by_list else ())
-            _, gp, gw = differentiate(fn, args, positions, ws, sens=sens)
+        def wrapper(*args):
+            _, gp, gw = core(*args)
             pos = tuple(wrap(g) for g in gp)
             wg = tuple(wrap(g) for g in gw)
             if self.get_all and self.get_by_list:
@@ -238,7 +245,7 @@ class GradOperation:
                 return wg
             return pos if self.get_all else pos[0]
 
-        return _graph_mode_compiled(impl, f"GradOperation({getattr(fn, '__name__', type(fn).__name__)})")
+        return wrapper
 
 
 def _split_aux(res):

@@ -50,22 +50,22 @@ def summary(kind, name, value):
             _emit(kind, name, arr)
 
 
-def _text(x):
-    return str(x) if not isinstance(x, np.ndarray) else str(x)
+def _show(x):
+    return str(np.asarray(x)) if isinstance(x, (jax.Array, np.ndarray)) else str(x)
 
 
 def print_(*input_x):
-    """Print Tensors and strings; inside compiled code the values are printed when the step runs."""
-    arrays = [x._value if isinstance(x, Tensor) else x for x in input_x]
-    if any(isinstance(a, jax.core.Tracer) for a in arrays):
-        idx = [i for i, a in enumerate(arrays) if isinstance(a, jax.core.Tracer)]
+    """Print strings and Tensors, one per line; inside compiled code the values print when the step runs."""
+    parts = [x._value if isinstance(x, Tensor) else x for x in input_x]
+    traced = [i for i, p in enumerate(parts) if isinstance(p, jax.core.Tracer)]
+    if not traced:
+        print("\n".join(_show(p) for p in parts))
+        return
 
-        def host(*vals):
-            parts = list(arrays)
-            for i, v in zip(idx, vals):
-                parts[i] = np.asarray(v)
-            print("\n".join(_text(p) if not isinstance(p, (jax.Array,)) else str(np.asarray(p)) for p in parts))
+    def host(*values):
+        shown = list(parts)
+        for i, v in zip(traced, values):
+            shown[i] = v
+        print("\n".join(_show(p) for p in shown))
 
-        jax.debug.callback(host, *[arrays[i] for i in idx])
-    else:
-        print("\n".join(str(np.asarray(a)) if isinstance(a, jax.Array) else str(a) for a in arrays))
+    jax.debug.callback(host, *[parts[i] for i in traced])

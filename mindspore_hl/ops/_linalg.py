@@ -11,16 +11,15 @@ __all__ = ["matmul", "mm", "bmm", "batch_matmul", "dot", "inner", "outer", "ger"
 def check_matmul(name, a, b):
     """Validate the operands of a matrix product (also used by ``Tensor.__matmul__``)."""
     sa, sb = jnp.shape(a), jnp.shape(b)
-    da, db = jnp.result_type(a), jnp.result_type(b)
-    if da == jnp.bool_ or db == jnp.bool_:
-        raise OpTypeError(f"For '{name}', Bool tensors are not supported, but got dtypes {da} and {db}.")
-    if len(sa) == 0 or len(sb) == 0:
+    if not sa or not sb:
         raise OpError(f"For '{name}', the inputs must have at least 1 dimension, but got shapes {list(sa)} and "
                       f"{list(sb)}.")
-    k_b = sb[0] if len(sb) == 1 else sb[-2]
-    if sa[-1] != k_b:
+    if sa[-1] != (sb[0] if len(sb) == 1 else sb[-2]):
         raise OpError(f"For '{name}', the last dimension of the first input must equal the contracted dimension of "
                       f"the second (shape1[-1] == shape2[-2]), but got shapes {list(sa)} and {list(sb)}.")
+    da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
+    if da == jnp.bool_ or db == jnp.bool_:
+        raise OpTypeError(f"For '{name}', Bool tensors are not supported, but got dtypes {da} and {db}.")
 
 
 @op("matmul")

@@ -7,7 +7,7 @@ import jax.numpy as jnp
 
 from ..common import dtype as mstype
 from ..common.tensor import Tensor, wrap
-from . import _array, _creation, _linalg, _math, _reduce, _state
+from . import _array, _creation, _index, _linalg, _math, _reduce, _state
 from ._core import check, op, unwrap
 
 
@@ -96,11 +96,11 @@ for _name, _fn in [
     ("GreaterEqual", _math.greater_equal), ("Less", _math.less), ("LessEqual", _math.less_equal),
     ("LogicalAnd", _math.logical_and), ("LogicalOr", _math.logical_or), ("LogicalNot", _math.logical_not),
     ("IsNan", _math.isnan), ("IsInf", _math.isinf), ("IsFinite", _math.isfinite), ("AddN", _math.addn),
-    ("Select", _array.select), ("Reshape", _array.reshape), ("Transpose", _array.transpose),
+    ("Select", _index.select), ("Reshape", _array.reshape), ("Transpose", _array.transpose),
     ("ExpandDims", _array.expand_dims), ("Tile", _array.tile), ("ZerosLike", _creation.zeros_like),
-    ("OnesLike", _creation.ones_like), ("GatherNd", _array.gather_nd), ("GatherD", _array.gather_d),
-    ("ScatterNd", _array.scatter_nd), ("TensorScatterUpdate", _array.tensor_scatter_update),
-    ("TensorScatterAdd", _array.tensor_scatter_add), ("Cast", _array.cast), ("Slice", _array.slice),
+    ("OnesLike", _creation.ones_like), ("GatherNd", _index.gather_nd), ("GatherD", _index.gather_d),
+    ("ScatterNd", _index.scatter_nd), ("TensorScatterUpdate", _index.tensor_scatter_update),
+    ("TensorScatterAdd", _index.tensor_scatter_add), ("Cast", _array.cast), ("Slice", _array.slice),
     ("Depend", _array.depend), ("StopGradient", _array.stop_gradient), ("Identity", _array.identity),
     ("Assign", _state.assign), ("AssignAdd", _state.assign_add), ("AssignSub", _state.assign_sub),
     ("Fill", _creation.fill), ("Shape", _array.shape), ("Rank", _array.rank), ("Size", _array.size),
@@ -316,7 +316,7 @@ class Gather(Primitive):
         self.batch_dims = batch_dims
 
     def __call__(self, input_params, input_indices, axis):
-        return _array.gather(input_params, input_indices, axis, self.batch_dims)
+        return _index.gather(input_params, input_indices, axis, self.batch_dims)
 
 
 class GatherV2(Gather):
@@ -342,7 +342,7 @@ class OneHot(Primitive):
         self.axis = axis
 
     def __call__(self, indices, depth, on_value, off_value):
-        return _array.one_hot(indices, depth, on_value, off_value, self.axis)
+        return _index.one_hot(indices, depth, on_value, off_value, self.axis)
 
 
 class TopK(Primitive):

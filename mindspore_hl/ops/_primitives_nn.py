@@ -1,4 +1,4 @@
-"""MindSpore's Primitive classes for neural networks, randomness, control flow and summaries.
+"""MindSpore's Primitive classes for neural networks (activations, conv, pooling, norms, dropout, losses).
 
 The NN primitives call the array-level functions of ``ops._nn`` (``conv2d``, ``max_pool2d``, ``softmax`` ...),
 so a Primitive and its functional op compute the same thing.
@@ -8,16 +8,13 @@ import jax.numpy as jnp
 
 from ..common import seed as _seed
 from ..common.tensor import wrap
-from . import _control_flow, _debug
 from ._core import check, op, unwrap
 from ._primitives import Primitive
 
 __all__ = ["ReLU", "ReLU6", "Sigmoid", "Tanh", "GeLU", "FastGeLU", "Elu", "HSwish", "HSigmoid", "Softplus",
            "Softmax", "LogSoftmax", "Conv2D", "MaxPool", "AvgPool", "BiasAdd", "BatchNorm", "LayerNorm",
            "L2Normalize", "Dropout", "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
-           "SigmoidCrossEntropyWithLogits", "BinaryCrossEntropy", "UniformReal", "StandardNormal", "UniformInt",
-           "WhileLoop", "ForiLoop", "Scan", "Print", "ScalarSummary", "ImageSummary", "TensorSummary",
-           "HistogramSummary"]
+           "SigmoidCrossEntropyWithLogits", "BinaryCrossEntropy"]
 
 
 def _nn():
@@ -349,89 +346,3 @@ class BinaryCrossEntropy(Primitive):
 
     def __call__(self, logits, labels, weight=None):
         return _nn().binary_cross_entropy(logits, labels, weight, self.reduction)
-
-
-class _Random(Primitive):
-    def __init__(self, seed=0, seed2=0):
-        super().__init__()
-        self.seed, self.seed2 = seed, seed2
-
-    def _key(self):
-        return _seed.next_key()
-
-
-class UniformReal(_Random):
-    """``UniformReal(seed=0, seed2=0)(shape)``: Float32 samples in [0, 1)."""
-
-    def __call__(self, shape):
-        return wrap(jax.random.uniform(self._key(), tuple(shape), jnp.float32))
-
-
-class StandardNormal(_Random):
-    """``StandardNormal(seed=0, seed2=0)(shape)``: Float32 N(0, 1) samples."""
-
-    def __call__(self, shape):
-        return wrap(jax.random.normal(self._key(), tuple(shape), jnp.float32))
-
-
-class UniformInt(_Random):
-    """``UniformInt(seed=0, seed2=0)(shape, minval, maxval)``: Int32 samples in [minval, maxval)."""
-
-    def __call__(self, shape, minval, maxval):
-        return wrap(jax.random.randint(self._key(), tuple(shape), unwrap(minval), unwrap(maxval), jnp.int32))
-
-
-class WhileLoop(Primitive):
-    """``WhileLoop()(cond_func, loop_func, init_val)``."""
-
-    def __call__(self, cond_func, loop_func, init_val):
-        return _control_flow.while_loop(cond_func, loop_func, init_val)
-
-
-class ForiLoop(Primitive):
-    """``ForiLoop()(lower, upper, loop_func, init_val, unroll=True)``."""
-
-    def __call__(self, lower, upper, loop_func, init_val, unroll=True):
-        return _control_flow.fori_loop(lower, upper, loop_func, init_val, unroll)
-
-
-class Scan(Primitive):
-    """``Scan()(loop_func, init, xs, length=None, unroll=True)`` -> ``(carry, ys)``."""
-
-    def __call__(self, loop_func, init, xs, length=None, unroll=True):
-        return _control_flow.scan(loop_func, init, xs, length)
-
-
-class Print(Primitive):
-    """``Print()(*inputs)``: print strings and Tensors (also from compiled code)."""
-
-    def __call__(self, *input_x):
-        _debug.print_(*input_x)
-
-
-class _Summary(Primitive):
-    _kind = None
-
-    def __call__(self, name, value):
-        _debug.summary(self._kind, name, value)
-
-
-class ScalarSummary(_Summary):
-    """``ScalarSummary()(name, value)``: record a scalar for SummaryRecord/SummaryCollector."""
-    _kind = "scalar"
-
-
-class ImageSummary(_Summary):
-    """``ImageSummary()(name, value)``: record an (N, C, H, W) image batch."""
-    _kind = "image"
-
-
-class TensorSummary(_Summary):
-    """``TensorSummary()(name, value)``: record a whole tensor."""
-    _kind = "tensor"
-
-
-class HistogramSummary(_Summary):
-    """``HistogramSummary()(name, value)``: record a tensor's histogram."""
-    _kind = "histogram"
-

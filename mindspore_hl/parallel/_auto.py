@@ -89,10 +89,9 @@ class _Evaluator:
 def _layers(params):
     """``[(bytes, [(option label, {name: spec})...] per model size)]`` for the searchable layers."""
     fixed = {p.name for p in params if getattr(p, "sharding", None) is not None}
-    weights = [p for p in params if p.requires_grad and len(p.shape) >= 2 and p.name not in fixed]
-    names = {p.name for p in weights}
-    weights = [p for p in weights if not any(".".join(p.name.split(".")[i:]) in names
-                                             for i in range(1, p.name.count(".") + 1))]
+    slots = _layout.optimizer_slots(params)
+    weights = [p for p in params if p.requires_grad and len(p.shape) >= 2 and p.name not in fixed
+               and p.name not in slots]
     groups = {}
     for p in params:
         groups.setdefault(p.name.rsplit(".", 1)[0] if "." in p.name else p.name, []).append(p)

@@ -12,7 +12,7 @@ from ..nn.cell import Cell
 from . import _context
 from ._plan import active_plan
 
-__all__ = ["DistributedGradReducer"]
+__all__ = ["DistributedGradReducer", "default_grad_reducer"]
 
 
 class DistributedGradReducer(Cell):
@@ -51,3 +51,11 @@ class DistributedGradReducer(Cell):
         if degree == 1:
             return grads
         return tuple(wrap(g._value * degree) if isinstance(g, Tensor) else g * degree for g in grads)
+
+
+def default_grad_reducer(parameters):
+    """The reducer MindSpore's TrainOneStepCell installs by itself: a ``DistributedGradReducer`` in
+    DATA_PARALLEL / HYBRID_PARALLEL mode (with ``gradients_mean`` from the context), else None."""
+    if _context.mode() in (_context.ParallelMode.DATA_PARALLEL, _context.ParallelMode.HYBRID_PARALLEL):
+        return DistributedGradReducer(parameters)
+    return None

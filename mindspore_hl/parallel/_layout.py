@@ -114,32 +114,34 @@ def parameter_specs(params, data, model, chosen=None, hints=True):
 
     ``hints=False`` (DATA_PARALLEL) ignores ``Parameter.sharding``, as MindSpore ignores strategies there."""
     chosen = chosen or {}
-    specs, by_name = [], {}
+    specs = {}
     for p in params:
         layout = getattr(p, "sharding", None) if hints else None
         if layout is not None:
-            spec = to_spec(layout, p.shape, data, model, f"Parameter '{p.name}'")
-        else:
-            spec = chosen.get(p.name)
-        specs.append(spec)
-        if spec is not None:
-            by_name[p.name] = (tuple(p.shape), spec)
-    out = []
-    for p, spec in zip(params, specs):
-        if spec is None:
-            spec = follow_spec(p, by_name) or P()
-        out.append(spec)
-    return out
+            specs[p.name] = to_spec(layout, p.shape, data, model, f"Parameter '{p.name}'")
+        elif p.name in chosen:
+            specs[p.name] = chosen[p.name]
+    slots = optimizer_slots(params)
+    return [specs.get(p.name) or specs.get(slots.get(p.name)) or P() for p in params]
 
 
-def follow_spec(p, by_name):
-    """The spec of the parameter whose name ``p.name`` ends with (optimizer slots are named ``<slot>.<name>``)."""
-    parts = p.name.split(".")
-    for i in range(1, len(parts)):
-        hit = by_name.get(".".join(parts[i:]))
-        if hit is not None and hit[0] == tuple(p.shape):
-            return hit[1]
-    return None
+def optimizer_slots(params):
+    """``{slot name: weight name}`` for optimizer state cloned from a weight (``moments.fc.weight``).
+
+    A name prefix is a slot prefix when every parameter under it is ``<prefix>.<another parameter's name>`` with
+    that parameter's shape (MindSpore optimizers name their state so: ``moments``, ``moment1``, ``accum``...).
+    """
+    shapes = {p.name: tuple(p.shape) for p in params}
+    groups = {}
+    for p in params:
+        head, _, rest = p.name.partition(".")
+        if rest:
+            groups.setdefault(head, []).append((p.name, rest, tuple(p.shape)))
+    slots = {}
+    for members in groups.values():
+        if all(shapes.get(rest) == shape for _, rest, shape in members):
+            slots.update((name, rest) for name, rest, _ in members)
+    return slots
 
 
 def batch_spec(shape, data):

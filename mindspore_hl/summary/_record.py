@@ -146,7 +146,7 @@ class SummaryRecord:
         self._writer = _MSEventsWriter(self.event_file_name)
         self._lineage = None
         self._max_file_size, self._raise = max_file_size, bool(raise_exception)
-        self._written, self._full = 0, False
+        self._written, self._full = len(self._writer._event.SerializeToString()) + 16, False
         self._pending = []  # (plugin, tag, value) waiting for record()
         self._mode = "train"
         self._last_flush = time.time()

@@ -183,9 +183,11 @@ def test_histogram_images_network_compare_callbacks(app, tbx_logs):
 def test_cli_defaults_and_errors(tmp_path):
     args = parse_args(["--logdir", "x"])
     assert (args.host, args.port) == ("127.0.0.1", 8080)
-    from insight_app.__main__ import main
+    from insight_app.__main__ import _is_loopback, main
 
     assert main(["--logdir", str(tmp_path / "missing")]) == 2
+    assert all(map(_is_loopback, ["127.0.0.1", "localhost", "::1", "127.0.0.2"]))
+    assert not any(map(_is_loopback, ["0.0.0.0", "192.168.1.5", "::", "example.org"]))
 
 
 def _free_port():

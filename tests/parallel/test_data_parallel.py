@@ -146,3 +146,14 @@ def test_device_num_subset_and_too_many_devices():
     parallel.set_auto_parallel_context(device_num=16)
     with pytest.raises(ValueError, match="device_num=16, but only 8 device"):
         mlp(hidden=8)(ms.Tensor(np.ones((8, 64), np.float32)))
+
+
+def test_default_grad_reducer_follows_the_mode():
+    from mindspore_hl.parallel._grad_reducer import default_grad_reducer
+    p = [ms.Parameter(ms.Tensor(np.zeros((2,), np.float32)), name="p")]
+    assert default_grad_reducer(p) is None
+    _dp(mean=False)
+    reducer = default_grad_reducer(p)
+    assert isinstance(reducer, DistributedGradReducer) and reducer.mean is False
+    parallel.set_auto_parallel_context(parallel_mode=ParallelMode.SEMI_AUTO_PARALLEL)
+    assert default_grad_reducer(p) is None
