@@ -35,9 +35,10 @@ def layout(store) -> html.Div:
 
 
 def _plain(v):
-    if isinstance(v, float) and not math.isfinite(v):
+    """A table cell value: numbers stay numbers (sortable); booleans, non-finite floats and others are text."""
+    if isinstance(v, bool) or (isinstance(v, float) and not math.isfinite(v)):
         return str(v)
-    return v if isinstance(v, (int, float, str, bool)) or v is None else str(v)
+    return v if isinstance(v, (int, float, str)) or v is None else str(v)
 
 
 def comparison(runs) -> tuple[list[dict], list[dict]]:

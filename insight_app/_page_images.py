@@ -36,6 +36,14 @@ def layout(store) -> html.Div:
     return html.Div([controls, main], className="insight-page")
 
 
+def _number(value, default: float) -> float:
+    try:
+        v = float(value)
+        return v if v == v and abs(v) < 1e9 else default
+    except (TypeError, ValueError):
+        return default
+
+
 def _mime(data: bytes) -> str | None:
     return next((m for sig, m in _MAGIC.items() if data.startswith(sig)), None)
 
@@ -59,7 +67,7 @@ def register(app, store) -> None:
                   State("im-step", "value"), State("im-step", "max"))
     def _steps(run_id, tag, _gen, value, old_max):
         run = store.run(run_id)
-        refs = run.images.get(tag, []) if run else []
+        refs = run.images.get(tag, []) if run and isinstance(tag, str) else []
         n = len(refs)
         if n == 0:
             return 0, {}, 0
@@ -67,19 +75,21 @@ def register(app, store) -> None:
         marks = {i: str(refs[i].step) for i in range(0, n, every)}
         marks[n - 1] = str(refs[n - 1].step)
         # Stay on the newest image while following a live run; otherwise keep the chosen index.
-        follow = value is None or value >= (old_max or 0)
-        return n - 1, marks, (n - 1 if follow else min(value, n - 1))
+        value = int(_number(value, n - 1))
+        follow = value >= int(_number(old_max, 0))
+        return n - 1, marks, (n - 1 if follow else min(max(value, 0), n - 1))
 
     @app.callback(Output("im-image", "src"), Output("im-caption", "children"), Output("im-image", "style"),
                   Input("im-run", "value"), Input("im-tag", "value"), Input("im-step", "value"),
                   Input("im-brightness", "value"), Input("im-contrast", "value"))
     def _image(run_id, tag, index, brightness, contrast):
-        style = {"filter": f"brightness({float(brightness or 1):.2f}) contrast({float(contrast or 1):.2f})"}
+        b, c, i = _number(brightness, 1.0), _number(contrast, 1.0), int(_number(index, 0))
+        style = {"filter": f"brightness({min(max(b, 0), 5):.2f}) contrast({min(max(c, 0), 5):.2f})"}
         run = store.run(run_id)
-        refs = run.images.get(tag, []) if run else []
+        refs = run.images.get(tag, []) if run and isinstance(tag, str) else []
         if not refs:
             return None, "No images for this run and tag.", style
-        i = min(max(int(index or 0), 0), len(refs) - 1)
+        i = min(max(i, 0), len(refs) - 1)
         ref = refs[i]
         try:
             data = read_image_bytes(ref, _ui.MAX_IMAGE_BYTES)

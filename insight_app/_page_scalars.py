@@ -74,16 +74,19 @@ def _x_range(relayout, xmode):
         lo, hi = relayout["xaxis.range"]
     else:
         return None
-    if xmode == "wall":
-        lo, hi = (np.datetime64(str(v).replace(" ", "T"), "ms").astype(np.int64) / 1000.0 for v in (lo, hi))
-    return float(lo), float(hi)
+    try:
+        if xmode == "wall":
+            lo, hi = (np.datetime64(str(v).replace(" ", "T"), "ms").astype(np.int64) / 1000.0 for v in (lo, hi))
+        return float(lo), float(hi)
+    except (TypeError, ValueError):  # not a range this page produced: ignore it
+        return None
 
 
 def figure(store, tag: str, runs, smoothing: float, xmode: str, logy: bool, x_range=None) -> dict:
     """The chart of one tag: per run a faint raw trace and a smoothed trace, each min/max decimated."""
     data = []
     nonpos = False
-    w = float(smoothing or 0.0)
+    w = _ui.smoothing_weight(smoothing)
     for run in runs[:_ui.MAX_SERIES]:
         if tag not in run.scalars:
             continue
@@ -170,11 +173,12 @@ def register(app, store) -> None:
                   State("sc-xaxis", "value"), State("sc-logy", "value"), prevent_initial_call=True)
     def _zoom(relayout, gid, run_ids, run_regex, smoothing, xmode, logy):
         rng = _x_range(relayout, xmode)
-        if rng is None:
+        tag = gid.get("tag") if isinstance(gid, dict) else None
+        if rng is None or not isinstance(tag, str):
             return no_update
         with store.lock:
             runs = _ui.selected_runs(store, run_ids, run_regex)
-            return figure(store, str(gid.get("tag")), runs, smoothing, xmode, "log" in (logy or []),
+            return figure(store, tag, runs, smoothing, xmode, "log" in (logy or []),
                           None if rng == "auto" else rng)
 
     @app.callback(Output("sc-download", "data"), Input("sc-dl-csv", "n_clicks"), Input("sc-dl-json", "n_clicks"),
@@ -183,7 +187,7 @@ def register(app, store) -> None:
     def _download(_c, _j, run_ids, run_regex, tag_regex, smoothing):
         with store.lock:
             runs, tags, _ = _shown(store, run_ids, run_regex, tag_regex)
-            series = export_series(runs, tags[:_ui.MAX_CHARTS], float(smoothing or 0.0))
+            series = export_series(runs, tags[:_ui.MAX_CHARTS], _ui.smoothing_weight(smoothing))
         if ctx.triggered_id == "sc-dl-json":
             return {"content": json.dumps(series), "filename": "scalars.json"}
         return {"content": to_csv(series), "filename": "scalars.csv"}

@@ -37,6 +37,15 @@ def compile_filter(pattern: str | None):
         return None, f"invalid regular expression: {exc}"
 
 
+def smoothing_weight(value) -> float:
+    """The smoothing weight from a request, clamped to [0, 0.999] (anything unreadable is 0)."""
+    try:
+        w = float(value or 0.0)
+    except (TypeError, ValueError):
+        return 0.0
+    return min(max(w, 0.0), 0.999) if w == w else 0.0
+
+
 def run_color(store, run_id: str) -> str:
     """A stable colour per run (by its server-side id)."""
     try:

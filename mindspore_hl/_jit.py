@@ -4,6 +4,7 @@
 StatelessScope that maps each state Parameter to its array; the compiled step is cached per input
 signature; after the call the new state is written back into the Parameters. GRAPH_MODE Cells,
 ``ms.jit`` functions and the train steps of ``Model`` all go through :class:`CompiledFunction`.
+Outside STAND_ALONE mode, ``mindspore_hl.parallel`` gives each compiled step its mesh shardings (a ``Plan``).
 """
 import os
 import sys

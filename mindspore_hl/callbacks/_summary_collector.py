@@ -81,6 +81,7 @@ class SummaryCollector(Callback):
         self._specified = self._process_specified(collect_specified_data, keep_default_action)
         self._custom_lineage_data = self._check_custom(custom_lineage_data)
         self._record = None
+        self._graph_done = False  # the network is written once per collector, as MindSpore does
 
     @staticmethod
     def _process_specified(specified, keep_default):
@@ -131,7 +132,7 @@ class SummaryCollector(Callback):
     def __enter__(self):
         from ..summary import SummaryRecord
         self._record = SummaryRecord(self._summary_dir, max_file_size=self._max_file_size)
-        self._first_step, self._graph_done, self._hparams_done = True, False, False
+        self._first_step = True
         self._final_loss, self._eval_results = None, {}
         return self
 

@@ -120,11 +120,13 @@ class StepRunner:
 
     def _call(self, fn, arrays):
         self.pull()
-        state, self.state = self.state, None  # donated: never reuse it if the call fails
+        state, self.state = self.state, None  # donated to the call
         try:
             out, new_state, new_rng = fn(state, self.rng, arrays)
         except Exception as e:
-            self._cache.clear()
+            # A call that failed before running (tracing, compiling) did not consume the state: keep it.
+            if not any(getattr(v, "is_deleted", lambda: False)() for v in state):
+                self.state = state
             raise _jit._explain(e, self.name) from None
         self.state, self.rng = new_state, new_rng
         return out

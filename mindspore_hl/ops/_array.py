@@ -66,6 +66,8 @@ def _to_shape(name, shape):
     if isinstance(shape, (jax.Array, np.ndarray)):
         return tuple(int(s) for s in np.asarray(shape).reshape(-1))
     check(isinstance(shape, (tuple, list)), name, f"'shape' must be a tuple or list of ints, but got {shape!r}.")
+    if all(type(s) is int for s in shape):
+        return tuple(shape)
     # Tensors/NumPy ints become ints; other entries (symbolic dimensions under jax.export) pass through.
     return tuple(int(s) if isinstance(s, (Tensor, np.integer, jax.Array)) else s for s in shape)
 

@@ -293,9 +293,10 @@ def jvp(fn, inputs, v, has_aux=False):
             return res[0], _split_aux(res)
         return res
 
-    if has_aux:
-        return jax.jvp(f, xs, vs, has_aux=True)
-    return jax.jvp(f, xs, vs)
+    with _scope.StatelessScope():  # nested Cells trace through instead of compiling (and writing back tracers)
+        if has_aux:
+            return jax.jvp(f, xs, vs, has_aux=True)
+        return jax.jvp(f, xs, vs)
 
 
 def _to_arrays(tree):
@@ -321,8 +322,9 @@ def _jac(kind, fn, grad_position=0, has_aux=False):
                 return _to_arrays(out[0]), _to_arrays(_split_aux(out))
             return _to_arrays(out)
 
-        j = transform(f, argnums=tuple(range(len(positions))), has_aux=has_aux)(
-            *[to_array(args[i]) for i in positions])
+        with _scope.StatelessScope():
+            j = transform(f, argnums=tuple(range(len(positions))), has_aux=has_aux)(
+                *[to_array(args[i]) for i in positions])
         if has_aux:
             j, aux = j
             aux_holder.append(wrap(aux))
@@ -360,7 +362,8 @@ def vmap(fn, in_axes=0, out_axes=0):
     def wrapper(*args):
         args = tuple(wrap(to_array(a)) if isinstance(a, np.ndarray) else a for a in args)
         try:
-            return jax.vmap(fn, in_axes=fix(in_axes), out_axes=fix(out_axes))(*args)
+            with _scope.StatelessScope():
+                return jax.vmap(fn, in_axes=fix(in_axes), out_axes=fix(out_axes))(*args)
         except ValueError as e:
             if "vmap" in str(e) and ("size" in str(e) or "axes" in str(e)):
                 raise OpError(f"For 'vmap', {e}") from None

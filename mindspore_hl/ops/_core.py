@@ -31,8 +31,10 @@ def unwrap(x):
     """Tensor -> array; lists/tuples unwrapped element-wise; everything else unchanged."""
     if isinstance(x, Tensor):
         return x._value
-    if isinstance(x, (list, tuple)) and any(isinstance(v, Tensor) for v in x):
-        return type(x)(unwrap(v) for v in x)
+    if type(x) in (list, tuple):  # (exact types: namedtuples and other sequences pass through untouched)
+        for v in x:
+            if isinstance(v, Tensor):
+                return type(x)(unwrap(v) for v in x)
     return x
 
 

@@ -116,8 +116,7 @@ def plan_step(compiled, params, arrays, step):
     mode = _context.mode()
     if mode == ParallelMode.STAND_ALONE:
         return None
-    devs = _context.devices()
-    n = len(devs)
+    n = len(_context.devices())
     multi = jax.process_count() > 1
     full_batch = _context._ctx["full_batch"] and mode != ParallelMode.DATA_PARALLEL
     local_inputs = multi and not full_batch

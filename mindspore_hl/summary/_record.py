@@ -13,9 +13,11 @@ import logging
 import math
 import os
 import socket
+import struct
 import threading
 import time
 
+import google_crc32c
 import numpy as np
 from tensorboardX import summary as tbx
 from tensorboardX.event_file_writer import EventsWriter
@@ -41,13 +43,28 @@ _TF_DTYPES = {"float16": 19, "float32": 1, "float64": 2, "int32": 3, "int64": 9,
               "int8": 6, "int16": 5, "uint16": 17, "uint32": 22, "uint64": 23}
 
 
+def _masked_crc(data):
+    crc = google_crc32c.value(data)
+    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+class _RecordWriter(RecordWriter):
+    """tensorboardX's TFRecord writer with the CRC from google-crc32c (tensorboardX falls back to a pure-Python
+    CRC unless the separate ``crc32c`` package is installed; that costs ~15 ms per image record)."""
+
+    def write(self, data):
+        header = struct.pack("<Q", len(data))
+        self._writer.write(header + struct.pack("<I", _masked_crc(header)) + data +
+                           struct.pack("<I", _masked_crc(data)))
+
+
 class _MSEventsWriter(EventsWriter):
-    """tensorboardX's EventsWriter with MindSpore's file name (the rest -- framing, CRC, version record -- as is)."""
+    """tensorboardX's EventsWriter with MindSpore's file name (the rest -- framing, version record -- as is)."""
 
     def __init__(self, path):
         self._file_name = path
         self._num_outstanding_events = 0
-        self._py_recordio_writer = RecordWriter(path)
+        self._py_recordio_writer = _RecordWriter(path)
         self._event = Event(wall_time=time.time(), file_version="brain.Event:2")
         self._lock = threading.Lock()
         self.write_event(self._event)
@@ -267,7 +284,7 @@ class SummaryRecord:
                             f"{type(event).__name__}.")
         self._check_open()
         if self._lineage is None:
-            self._lineage = RecordWriter(self.lineage_file_name)
+            self._lineage = _RecordWriter(self.lineage_file_name)
         self._lineage.write(event.SerializeToString())
         self._lineage.flush()
 

@@ -1,5 +1,4 @@
 """Mixed precision: amp levels, float32 master weights, loss scalers / managers, overflow skipping."""
-import jax.numpy as jnp
 import numpy as np
 import pytest
 

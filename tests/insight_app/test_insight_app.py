@@ -130,6 +130,9 @@ def test_response_caps(app):
         assert len(fig["data"][0]["x"]) <= 50 and fig["data"][0]["meta"]["points"] == 120
     finally:
         _ui.MAX_POINTS = orig
+    assert [_ui.smoothing_weight(v) for v in (5, -1, "x", None, float("nan"), 0.3)] == [0.999, 0, 0, 0, 0, 0.3]
+    charts, _ = _charts(app, [run.id], smoothing="not a number", xaxis="bogus")
+    assert len(_fig_of(charts, "train/loss")["data"]) == 1  # unsmoothed, step axis; no server error
     assert _ui.compile_filter("a" * 500)[0] is None and "longer" in _ui.compile_filter("a" * 500)[1]
     assert _ui.compile_filter("(")[0] is None
 
@@ -280,3 +283,5 @@ def test_loader_benchmark_runs(capsys):
     res = json.loads(line)
     assert res["points"] == 3000 and res["insight_s"] > 0 and res["protobuf_loop_s"] > 0
     assert (res["tensorboard_s"] is None) == ("tensorboard_skipped" in res)
+    if res["tensorboard_s"] is not None:
+        assert res["tensorboard_s"] == min(res["tensorboard_accumulator_s"], res["tensorboard_file_loader_s"])

@@ -238,3 +238,15 @@ def test_graph_mode_error_names_the_line(batches):
                   nn.Momentum(net.trainable_params(), 0.1, 0.9))
     with pytest.raises(TypeError, match="if x.sum"):
         model.train(1, batches)
+
+
+def test_a_failing_step_keeps_the_trained_state(model_factory, batches):
+    """A batch that cannot be compiled raises, and the weights trained so far stay usable."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    model, net, _ = model_factory(metrics={"acc"})
+    data = batches[:3] + [(np.ones((16, 5), np.float32), batches[0][1])]  # wrong feature size
+    with pytest.raises(Exception, match="5"):
+        model.train(1, data)
+    trained = net.fc1.weight.asnumpy()  # readable: not a donated (deleted) buffer
+    model.train(1, batches[:3])
+    assert not np.array_equal(trained, net.fc1.weight.asnumpy())

@@ -8,7 +8,6 @@ import sys
 import numpy as np
 import pytest
 
-import mindspore_hl as ms
 from mindspore_hl.train import Callback
 
 HERE = pathlib.Path(__file__).resolve().parent

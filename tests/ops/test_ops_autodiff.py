@@ -1,4 +1,5 @@
 """Autodiff: MindSpore's return conventions, the autograd tutorial, higher order, custom bprop, both modes."""
+import jax
 import numpy as np
 import pytest
 
@@ -320,3 +321,22 @@ def test_parameter_updates_inside_grad_are_written_back(mode):
 
     g = ms.grad(f)(Tensor([1.0]))
     assert g.tolist() == [2.0] and counter.item() == 1.0
+
+
+def test_transforms_of_a_cell_in_both_modes(mode):
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(Tensor([[1.0, 2.0], [3.0, 4.0]]), name="w")
+
+        def construct(self, x):
+            return ops.matmul(x, self.w)
+
+    net, wn = Net(), np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+    np.testing.assert_allclose(ms.vmap(net)(Tensor(np.ones((3, 2), np.float32))).asnumpy(), np.ones((3, 2)) @ wn)
+    np.testing.assert_allclose(ms.jacfwd(net)(Tensor([1.0, 1.0])).asnumpy(), wn.T)
+    np.testing.assert_allclose(ms.jacrev(net)(Tensor([1.0, 1.0])).asnumpy(), wn.T)
+    _, tangent = ms.jvp(net, Tensor([1.0, 1.0]), Tensor([1.0, 0.0]))
+    np.testing.assert_allclose(tangent.asnumpy(), wn[0])
+    assert not isinstance(net.w._value, jax.core.Tracer)  # no tracer leaked into the Parameter
+    np.testing.assert_allclose(net(Tensor([1.0, 1.0])).asnumpy(), [4.0, 6.0])

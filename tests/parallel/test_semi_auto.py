@@ -6,7 +6,7 @@ import mindspore_hl as ms
 from mindspore_hl import parallel
 from mindspore_hl.parallel import ParallelMode
 
-from parallel_nets import mlp, batches, train
+from parallel_nets import mlp, train
 
 pytestmark = pytest.mark.usefixtures("graph")
 

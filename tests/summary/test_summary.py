@@ -238,3 +238,14 @@ def test_collector_options(tmp_path):
     with pytest.raises(ValueError, match="Only one SummaryCollector"):
         model.train(1, _conv_data(2), callbacks=[SummaryCollector(str(tmp_path / "a")),
                                                  SummaryCollector(str(tmp_path / "b"))])
+
+
+def test_collector_in_sink_mode_counts_epochs(tmp_path):
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = ConvNet()
+    model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                  nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    model.train(3, _conv_data(), callbacks=SummaryCollector(str(tmp_path), collect_freq=2), dataset_sink_mode=True)
+    values = _values(_events(tmp_path))
+    assert [s for s, _ in values["loss/auto"]] == [5, 10]  # the first sink, then every 2nd epoch (5 steps each)
+    assert any(e.HasField("graph_def") for e in _events(tmp_path))

@@ -3,6 +3,7 @@
 Gate layouts follow MindSpore's CPU/GPU kernels (LSTM: i, f, g, o; GRU: r, z, n). The input projection of
 all time steps is one matmul; the recurrence is a ``jax.lax.scan`` (one compiled loop, not a Python loop).
 """
+import functools
 import math
 
 import jax
@@ -52,8 +53,12 @@ def _output(mode, carry):
     return carry[0] if mode == "LSTM" else carry
 
 
+@functools.partial(jax.jit, static_argnums=0)
 def _run_direction(mode, x, carry, w_ih, w_hh, b_ih, b_hh, mask):
-    """Scan one direction over time-major ``x`` (T, N, I); ``mask`` (T, N, 1) marks valid steps or is None."""
+    """Scan one direction over time-major ``x`` (T, N, I); ``mask`` (T, N, 1) marks valid steps or is None.
+
+    Jitted (cached per mode and shapes) so that PYNATIVE calls do not re-trace and re-compile the scan body.
+    """
     xp = x @ w_ih.T
     if b_ih is not None:
         xp = xp + b_ih

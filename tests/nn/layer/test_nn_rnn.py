@@ -41,7 +41,7 @@ def ref_rnn(kind, p, x, h0, c0, layers, bidir, batch_first, lens):
         x = jnp.swapaxes(x, 0, 1)
     t_len, n = x.shape[:2]
     dirs = 2 if bidir else 1
-    groups = [(list(range(n)), t_len)] if lens is None else [([b], int(lens[b])) for b in range(n)]
+    groups = [(slice(None), t_len)] if lens is None else [(slice(b, b + 1), int(lens[b])) for b in range(n)]
     layer_in, hn, cn = x, [], []
     for layer in range(layers):
         outs = []
@@ -49,17 +49,21 @@ def ref_rnn(kind, p, x, h0, c0, layers, bidir, batch_first, lens):
             sfx = f"l{layer}{'_reverse' if d else ''}"
             w = [p.get(f"{k}_{sfx}") for k in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")]
             k = layer * dirs + d
-            out_d, h_d, c_d = jnp.zeros((t_len, n, h0.shape[-1]), x.dtype), [None] * n, [None] * n
-            for rows, length in groups:  # rows: the batch entries sharing this length
+            blocks, h_d, c_d = [], [], []
+            for rows, length in groups:  # rows: a slice of batch entries sharing this length, in batch order
                 h, c = h0[k, rows].T, (None if c0 is None else c0[k, rows].T)  # (hidden, batch) columns
+                seq = [jnp.zeros_like(h.T)] * t_len
                 for t in (range(length) if d == 0 else reversed(range(length))):
                     h, c = step(kind, w[0], w[1], _col(w[2]), _col(w[3]), layer_in[t, rows].T, h, c)
-                    out_d = out_d.at[t, rows].set(h.T)
-                for j, b in enumerate(rows):
-                    h_d[b], c_d[b] = h[:, j], (None if c is None else c[:, j])
+                    seq[t] = h.T
+                blocks.append(jnp.stack(seq))
+                h_d.append(h.T)
+                c_d.append(None if c is None else c.T)
+            out_d = jnp.concatenate(blocks, axis=1)
+            h_d, c_d = jnp.concatenate(h_d), (None if c0 is None else jnp.concatenate(c_d))
             outs.append(out_d)
-            hn.append(jnp.stack(h_d))
-            cn.append(None if c0 is None else jnp.stack(c_d))
+            hn.append(h_d)
+            cn.append(c_d)
         layer_in = jnp.concatenate(outs, axis=-1)
     out = jnp.swapaxes(layer_in, 0, 1) if batch_first else layer_in
     return (out, jnp.stack(hn), jnp.stack(cn)) if kind == "LSTM" else (out, jnp.stack(hn))

@@ -1,0 +1,181 @@
+"""Model.train throughput on LeNet5 against a hand-written ``jax.jit`` floor, in the same run.
+
+    python -m benchmarks.model_train [--steps 200] [--repeat 3] [--batches 32 256]
+
+Model.train (GRAPH_MODE, ModelZoo LeNet5, Momentum(0.01, 0.9), SoftmaxCrossEntropyWithLogits) is timed over
+one epoch of in-memory random batches (so the data pipeline is not measured) in four configurations:
+per-step, dataset sink mode, per-step with a SummaryCollector (collect_freq=10), and per-step with a network
+that contains a ScalarSummary op (the cost of jax.debug.callback). The floor is the same network written
+directly in JAX (lax.conv, reshape-max pooling, optax.sgd with momentum = MindSpore's Momentum), one jitted
+step per batch with donated state, in NHWC and NCHW layouts. Each time is the best of ``--repeat`` epochs.
+
+Prints one JSON line and a short table; ratio = Model images/s / floor images/s (1.0 = as fast as the floor).
+"""
+import argparse
+import json
+import os
+import shutil
+import tempfile
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+
+# ---- the floor: LeNet5 in plain JAX ---------------------------------------------------------------------------
+def _floor_params(net, layout):
+    """The ModelZoo LeNet5 weights of ``net`` as a dict, convolution kernels in ``layout``'s order."""
+    p = {n.replace(".", "_"): jnp.asarray(v.asnumpy()) for n, v in net.parameters_and_names()}
+    if layout == "NHWC":
+        for k in ("conv1_weight", "conv2_weight"):
+            p[k] = jnp.transpose(p[k], (2, 3, 1, 0))  # OIHW -> HWIO
+    return p
+
+
+def _floor_step(layout):
+    dn = ("NHWC", "HWIO", "NHWC") if layout == "NHWC" else ("NCHW", "OIHW", "NCHW")
+
+    def pool(x):
+        if layout == "NHWC":
+            n, h, w, c = x.shape
+            return x.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+        n, c, h, w = x.shape
+        return x.reshape(n, c, h // 2, 2, w // 2, 2).max(axis=(3, 5))
+
+    def forward(p, x):
+        x = pool(jax.nn.relu(jax.lax.conv_general_dilated(x, p["conv1_weight"], (1, 1), "VALID",
+                                                          dimension_numbers=dn)))
+        x = pool(jax.nn.relu(jax.lax.conv_general_dilated(x, p["conv2_weight"], (1, 1), "VALID",
+                                                          dimension_numbers=dn)))
+        if layout == "NHWC":
+            x = jnp.transpose(x, (0, 3, 1, 2))  # flatten in NCHW order, as nn.Flatten does
+        x = x.reshape(x.shape[0], -1)
+        x = jax.nn.relu(x @ p["fc1_weight"].T + p["fc1_bias"])
+        x = jax.nn.relu(x @ p["fc2_weight"].T + p["fc2_bias"])
+        return x @ p["fc3_weight"].T + p["fc3_bias"]
+
+    def loss(p, x, y):
+        return optax.softmax_cross_entropy_with_integer_labels(forward(p, x), y).mean()
+
+    opt = optax.sgd(0.01, momentum=0.9)
+
+    @jax.jit
+    def init(p):
+        return p, opt.init(p)
+
+    def step(state, x, y):
+        p, o = state
+        value, grads = jax.value_and_grad(loss)(p, x, y)
+        updates, o = opt.update(grads, o, p)
+        return (optax.apply_updates(p, updates), o), value
+
+    return init, jax.jit(step, donate_argnums=0)
+
+
+def time_floor(net, batches, layout, repeat):
+    init, step = _floor_step(layout)
+    state = init(_floor_params(net, layout))
+    xs = [np.ascontiguousarray(x.transpose(0, 2, 3, 1)) if layout == "NHWC" else x for x, _ in batches]
+    ys = [y for _, y in batches]
+    state, loss = step(state, xs[0], ys[0])  # compile
+    loss.block_until_ready()
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for x, y in zip(xs, ys):
+            state, loss = step(state, x, y)
+        loss.block_until_ready()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+# ---- Model.train ------------------------------------------------------------------------------------------------
+def _model(with_summary_op=False):
+    import mindspore_hl as ms
+    from mindspore_hl import nn
+    from mindspore_hl.train import Model
+    from model_zoo.lenet.src import LeNet5
+    ms.set_seed(1)
+    net = LeNet5(10)
+    if with_summary_op:
+        from mindspore_hl.summary import ScalarSummary
+        scalar = ScalarSummary()
+        forward = net.construct
+
+        def construct(x):
+            logits = forward(x)
+            scalar("logits_mean", logits.mean())
+            return logits
+        net.construct = construct
+    model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                  nn.Momentum(net.trainable_params(), 0.01, 0.9))
+    return model, net
+
+
+def time_model(batches, repeat, sink=False, summary_dir=None, summary_op=False):
+    from mindspore_hl.train import SummaryCollector
+    model, net = _model(summary_op)
+    callbacks = [SummaryCollector(summary_dir, collect_freq=10)] if summary_dir is not None else []
+    model.train(1, batches[:2], callbacks=callbacks, dataset_sink_mode=sink)  # compile (and first summaries)
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        model.train(1, batches, callbacks=callbacks, dataset_sink_mode=sink)
+        jax.block_until_ready(net.fc3.weight._value)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def run(batch_sizes, steps, repeat):
+    import mindspore_hl as ms
+    ms.set_context(mode=ms.GRAPH_MODE)
+    results = []
+    for batch in batch_sizes:
+        n = max(20, steps * 32 // batch)
+        rng = np.random.default_rng(0)
+        batches = [(rng.normal(size=(batch, 1, 32, 32)).astype(np.float32),
+                    rng.integers(0, 10, batch).astype(np.int32)) for _ in range(n)]
+        _, net = _model()
+        floors = {layout: time_floor(net, batches, layout, repeat) for layout in ("NHWC", "NCHW")}
+        summary_dir = tempfile.mkdtemp(prefix="bench_summary_")
+        try:
+            configs = {"step": time_model(batches, repeat),
+                       "sink": time_model(batches, repeat, sink=True),
+                       "step+SummaryCollector": time_model(batches, repeat, summary_dir=summary_dir),
+                       "step+ScalarSummary op": time_model(batches, repeat, summary_op=True)}
+        finally:
+            shutil.rmtree(summary_dir, ignore_errors=True)
+        for name, seconds in configs.items():
+            results.append({
+                "batch": batch, "config": name, "steps": n,
+                "model_ms_per_step": round(seconds / n * 1e3, 3),
+                "model_images_per_s": round(n * batch / seconds, 1),
+                "floor_nhwc_ms_per_step": round(floors["NHWC"] / n * 1e3, 3),
+                "floor_nchw_ms_per_step": round(floors["NCHW"] / n * 1e3, 3),
+                "ratio_vs_nhwc_floor": round(floors["NHWC"] / seconds, 3),
+                "ratio_vs_nchw_floor": round(floors["NCHW"] / seconds, 3),
+            })
+    return results
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--steps", type=int, default=200, help="steps per timed epoch at batch 32 (scaled by batch)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed epochs per configuration (best is kept)")
+    parser.add_argument("--batches", type=int, nargs="+", default=[32, 256])
+    args = parser.parse_args(argv)
+    results = run(args.batches, args.steps, args.repeat)
+    print(json.dumps({"benchmark": "model_train", "device": str(jax.devices()[0]), "cpu_count": os.cpu_count(),
+                      "repeat": args.repeat, "results": results}))
+    print(f"{'batch':>5}  {'config':<22} {'ms/step':>8} {'NHWC floor':>10} {'NCHW floor':>10} "
+          f"{'ratio NHWC':>10} {'ratio NCHW':>10}")
+    for r in results:
+        print(f"{r['batch']:>5}  {r['config']:<22} {r['model_ms_per_step']:>8.3f} {r['floor_nhwc_ms_per_step']:>10.3f} "
+              f"{r['floor_nchw_ms_per_step']:>10.3f} {r['ratio_vs_nhwc_floor']:>10.3f} {r['ratio_vs_nchw_floor']:>10.3f}")
+    return results
+
+
+if __name__ == "__main__":
+    main()
