@@ -24,6 +24,9 @@ from . import nn  # noqa: E402
 from . import dataset  # noqa: E402
 from . import serialization  # noqa: E402
 from .serialization import save_checkpoint, load_checkpoint, load_param_into_net, export, load  # noqa: E402
+from . import parallel, communication  # noqa: E402
+from .parallel import (ParallelMode, set_auto_parallel_context, get_auto_parallel_context,  # noqa: E402
+                       reset_auto_parallel_context)
 from . import _compat  # noqa: E402,F401  (registers mindspore-style module paths)
 
 __version__ = "0.1.0"

@@ -76,3 +76,15 @@ _alias("common.initializer", "common.initializer")
 _alias("common.api", "_jit", {"jit": importlib.import_module(f"{_PKG}._jit").jit,
                               "jit_class": importlib.import_module(f"{_PKG}._jit").jit_class})
 _alias("context", "context")
+
+
+def _context_parallel_names():
+    """ModelZoo writes ``from mindspore.context import ParallelMode, set_auto_parallel_context``."""
+    ctx = sys.modules[f"{_PKG}.context"]
+    par = importlib.import_module(f"{_PKG}.parallel")
+    for name in ("ParallelMode", "set_auto_parallel_context", "get_auto_parallel_context",
+                 "reset_auto_parallel_context"):
+        setattr(ctx, name, getattr(par, name))
+
+
+_context_parallel_names()

@@ -2,6 +2,8 @@
 
 Every loss takes ``reduction`` in 'mean' | 'sum' | 'none'.
 """
+import functools
+
 import jax
 import jax.numpy as jnp
 
@@ -39,8 +41,11 @@ def _class_weight(weight, c, ndim, dtype):
     return jnp.reshape(weight, shape).astype(dtype)
 
 
-def _nll(name, logp, target, weight, ignore_index, reduction, label_smoothing):
+@functools.partial(jax.jit, static_argnums=(0, 4, 5, 6, 7))
+def _nll(name, logp, target, weight, ignore_index, reduction, label_smoothing, from_logits=False):
     """Negative log-likelihood of class-index targets from log-probabilities (class axis 1, or 0 if 1-D)."""
+    if from_logits:
+        logp = jax.nn.log_softmax(logp, axis=1 if logp.ndim > 1 else 0)
     check(0.0 <= label_smoothing <= 1.0, name, f"'label_smoothing' must be in [0, 1], but got {label_smoothing}.")
     axis = 1 if logp.ndim > 1 else 0
     c = logp.shape[axis]
@@ -85,7 +90,7 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", l
         Scalar, or the per-element loss with reduction='none'.
     """
     check_reduction(reduction, "nll_loss")
-    return _nll("nll_loss", inputs, target, weight, ignore_index, reduction, label_smoothing)
+    return _nll("nll_loss", inputs, target, weight, ignore_index, reduction, float(label_smoothing))
 
 
 @op("cross_entropy")
@@ -101,17 +106,24 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     """
     name = "cross_entropy"
     check_reduction(reduction, name)
+    check(0.0 <= label_smoothing <= 1.0, name, f"'label_smoothing' must be in [0, 1], but got {label_smoothing}.")
+    if jnp.issubdtype(target.dtype, jnp.floating) and tuple(target.shape) == tuple(input.shape):
+        return _soft_cross_entropy(input, target, weight, reduction, float(label_smoothing))
+    return _nll(name, input, target, weight, ignore_index, reduction, float(label_smoothing), True)
+
+
+@functools.partial(jax.jit, static_argnums=(3, 4))
+def _soft_cross_entropy(input, target, weight, reduction, label_smoothing):
+    """Cross-entropy with class-probability targets: -sum_c w_c * t_c * log_softmax(input)_c."""
     axis = 1 if input.ndim > 1 else 0
     logp = jax.nn.log_softmax(input, axis=axis)
-    if jnp.issubdtype(target.dtype, jnp.floating) and tuple(target.shape) == tuple(input.shape):
-        c = input.shape[axis]
-        t = target.astype(logp.dtype)
-        if label_smoothing > 0:
-            t = t * (1 - label_smoothing) + label_smoothing / c
-        cw = _class_weight(weight, c, input.ndim, logp.dtype)
-        loss = -jnp.sum(t * logp if cw is None else t * logp * cw, axis=axis)
-        return reduce_loss(loss, reduction, name)
-    return _nll(name, logp, target, weight, ignore_index, reduction, label_smoothing)
+    c = input.shape[axis]
+    t = target.astype(logp.dtype)
+    if label_smoothing > 0:
+        t = t * (1 - label_smoothing) + label_smoothing / c
+    cw = _class_weight(weight, c, input.ndim, logp.dtype)
+    loss = -jnp.sum(t * logp if cw is None else t * logp * cw, axis=axis)
+    return reduce_loss(loss, reduction, "cross_entropy")
 
 
 def _clamped_log(x):

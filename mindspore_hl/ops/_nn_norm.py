@@ -3,6 +3,9 @@
 Statistics are computed in float32 (or float64 for float64 inputs) and the result is cast back to the
 input's dtype, so float16 activations are normalised without overflow.
 """
+import functools
+
+import jax
 import jax.numpy as jnp
 
 from ..common.parameter import Parameter
@@ -23,8 +26,8 @@ def _bcast(v, ndim, axis, dtype):
 
 
 @op("batch_norm")
-def _batch_norm(x, mean, var, weight, bias, training, eps):
-    """(y, batch_mean, unbiased batch_var) in training; (y, mean, var) otherwise."""
+def _batch_norm(x, mean, var, weight, bias, training, momentum, eps):
+    """(y, new running mean, new running var); the running ones pass through unchanged when not training."""
     name = "batch_norm"
     check(x.ndim >= 2, name, f"'input' must be at least 2-D (N, C, ...), but got shape {list(x.shape)}.")
     c = x.shape[1]
@@ -32,20 +35,28 @@ def _batch_norm(x, mean, var, weight, bias, training, eps):
         if v is not None:
             check(tuple(jnp.shape(v)) == (c,), name, f"'{what}' must have shape ({c},) to match the input's "
                   f"channels, but got {list(jnp.shape(v))}; input shape {list(x.shape)}.")
+    check(training or (mean is not None and var is not None), name,
+          "'running_mean' and 'running_var' are required when not training.")
+    return _batch_norm_core(x, mean, var, weight, bias, bool(training), float(momentum), float(eps))
+
+
+@functools.partial(jax.jit, static_argnums=(5, 6, 7))
+def _batch_norm_core(x, mean, var, weight, bias, training, momentum, eps):
     sd = _stat_dtype(x)
     xs = x.astype(sd)
     if training:
         axes = (0,) + tuple(range(2, x.ndim))
         m = jnp.mean(xs, axis=axes)
         v = jnp.mean(jnp.square(xs - _bcast(m, x.ndim, 1, sd)), axis=axes)
-        n = x.size // c
-        unbiased = v * (n / max(n - 1, 1))
+        n = x.size // x.shape[1]
+        # The running variance takes the unbiased batch variance (as MindSpore's kernels).
+        new_mean = None if mean is None else ((1 - momentum) * mean.astype(sd) + momentum * m).astype(mean.dtype)
+        new_var = None if var is None else \
+            ((1 - momentum) * var.astype(sd) + momentum * v * (n / max(n - 1, 1))).astype(var.dtype)
     else:
-        check(mean is not None and var is not None, name, "'running_mean' and 'running_var' are required when not "
-              "training.")
         m, v = mean.astype(sd), var.astype(sd)
-        unbiased = v
-    scale = jnp.reciprocal(jnp.sqrt(v + eps))
+        new_mean, new_var = mean, var
+    scale = jax.lax.rsqrt(v + eps)
     if weight is not None:
         scale = scale * weight.astype(sd)
     shift = -m * scale
@@ -53,7 +64,7 @@ def _batch_norm(x, mean, var, weight, bias, training, eps):
         shift = shift + bias.astype(sd)
     # y = x * scale + shift in the input's dtype: one fused multiply-add per element.
     y = x * _bcast(scale, x.ndim, 1, x.dtype) + _bcast(shift, x.ndim, 1, x.dtype)
-    return y, m, unbiased
+    return y, new_mean, new_var
 
 
 def batch_norm(input_x, running_mean, running_var, weight, bias, training=False, momentum=0.1, eps=1e-5):
@@ -68,12 +79,11 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
     Returns:
         Tensor shaped like ``input_x``.
     """
-    y, m, v = _batch_norm(input_x, running_mean, running_var, weight, bias, bool(training), eps)
+    y, new_mean, new_var = _batch_norm(input_x, running_mean, running_var, weight, bias, training, momentum, eps)
     if training:
-        for p, new in ((running_mean, m), (running_var, v)):
+        for p, new in ((running_mean, new_mean), (running_var, new_var)):
             if isinstance(p, Parameter):
-                old, batch = p._value, new._value
-                p._set_value(((1.0 - momentum) * old.astype(batch.dtype) + momentum * batch).astype(old.dtype))
+                p._set_value(new._value)
     return y
 
 
@@ -83,14 +93,14 @@ def normalize(x, axes, eps):
     xs = x.astype(sd)
     m = jnp.mean(xs, axis=axes, keepdims=True)
     v = jnp.mean(jnp.square(xs - m), axis=axes, keepdims=True)
-    return ((xs - m) * jnp.reciprocal(jnp.sqrt(v + eps))).astype(x.dtype)
+    return ((xs - m) * jax.lax.rsqrt(v + eps)).astype(x.dtype)
 
 
+@functools.partial(jax.jit, static_argnums=(1, 4, 5))
 def layer_norm_axes(x, begin_norm_axis, gamma, beta, eps, begin_params_axis):
     """Normalise over axes [begin_norm_axis:], then scale/shift by gamma/beta shaped like x.shape[begin_params_axis:]."""
     nd = x.ndim
-    a = begin_norm_axis % nd
-    y = normalize(x, tuple(range(a, nd)), eps)
+    y = normalize(x, tuple(range(begin_norm_axis % nd, nd)), eps)
     pshape = x.shape[begin_params_axis % nd:]
     if gamma is not None:
         y = y * jnp.reshape(gamma, pshape).astype(x.dtype)
@@ -109,13 +119,14 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         Tensor shaped like ``input``.
     """
     ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    check(len(ns) > 0, "layer_norm", "'normalized_shape' must not be empty.")
     check(len(ns) <= input.ndim and tuple(input.shape[input.ndim - len(ns):]) == ns, "layer_norm",
           f"the trailing dims of 'input' must equal normalized_shape {list(ns)}, but got shape {list(input.shape)}.")
     for what, v in (("weight", weight), ("bias", bias)):
         if v is not None:
             check(tuple(jnp.shape(v)) == ns, "layer_norm", f"'{what}' must have shape {list(ns)}, but got "
                   f"{list(jnp.shape(v))}.")
-    return layer_norm_axes(input, -len(ns) if ns else input.ndim, weight, bias, eps, -len(ns) if ns else input.ndim)
+    return layer_norm_axes(input, -len(ns), weight, bias, float(eps), -len(ns))
 
 
 @op("group_norm")
@@ -128,13 +139,17 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         Tensor shaped like ``input``.
     """
     check(input.ndim >= 2, "group_norm", f"'input' must be at least 2-D (N, C, ...), got shape {list(input.shape)}.")
-    n, c = input.shape[:2]
+    c = input.shape[1]
     check(isinstance(num_groups, int) and num_groups > 0 and c % num_groups == 0, "group_norm",
           f"'num_groups' ({num_groups}) must divide the channels ({c}).")
-    g = input.reshape(n, num_groups, -1)
-    y = normalize(g, (2,), eps).reshape(input.shape)
+    return _group_norm_core(input, num_groups, weight, bias, float(eps))
+
+
+@functools.partial(jax.jit, static_argnums=(1, 4))
+def _group_norm_core(x, num_groups, weight, bias, eps):
+    y = normalize(x.reshape(x.shape[0], num_groups, -1), (2,), eps).reshape(x.shape)
     if weight is not None:
-        y = y * _bcast(weight, input.ndim, 1, input.dtype)
+        y = y * _bcast(weight, x.ndim, 1, x.dtype)
     if bias is not None:
-        y = y + _bcast(bias, input.ndim, 1, input.dtype)
+        y = y + _bcast(bias, x.ndim, 1, x.dtype)
     return y

@@ -4,6 +4,9 @@
 tile the input exactly (kernel == stride, no padding, no dilation) are pooled by reshape + max / mean and
 other max pools by a maximum over the kernel's strided slices.
 """
+import functools
+
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -85,12 +88,13 @@ def _argmax_nhwc(x, kernel, stride, full_pads, dilation):
 
 
 def _pool_args(name, input, kernel_size, stride, dilation, data_format):
+    """(spatial sizes, kernel, stride, dilation) after validation."""
     check(data_format in ("NCHW", "NHWC"), name, f"'data_format' must be 'NCHW' or 'NHWC', got {data_format!r}.")
     check(input.ndim == 4, name, f"'input' must be 4-D ({data_format}), but got shape {list(input.shape)}.")
     kernel = pair(kernel_size, name, "kernel_size")
     stride = kernel if stride is None or stride == () else pair(stride, name, "stride")
-    x = input if data_format == "NHWC" else to_nhwc(input)
-    return x, kernel, stride, pair(dilation, name, "dilation")
+    sizes = tuple(input.shape[1:3] if data_format == "NHWC" else input.shape[2:])
+    return sizes, kernel, stride, pair(dilation, name, "dilation")
 
 
 @op("max_pool2d")
@@ -107,14 +111,19 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indice
     Returns:
         (N, C, H_out, W_out), and the int64 indices when ``return_indices``.
     """
-    xh, kernel, stride, dilation = _pool_args("max_pool2d", x, kernel_size, stride, dilation, data_format)
-    _, full, outs = window_geometry("max_pool2d", xh.shape[1:3], kernel, stride, padding, dilation, ceil_mode,
-                                    pad_mode)
-    y = max_pool_nhwc(xh, kernel, stride, full, dilation, outs)
-    back = (lambda a: a) if data_format == "NHWC" else to_nchw
+    sizes, kernel, stride, dilation = _pool_args("max_pool2d", x, kernel_size, stride, dilation, data_format)
+    _, full, outs = window_geometry("max_pool2d", sizes, kernel, stride, padding, dilation, ceil_mode, pad_mode)
+    return _max_pool_core(x, kernel, stride, full, dilation, outs, data_format == "NHWC", bool(return_indices))
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2, 3, 4, 5, 6, 7))
+def _max_pool_core(x, kernel, stride, full, dilation, outs, nhwc, return_indices):
+    xh = x if nhwc else to_nhwc(x)
+    back = (lambda a: a) if nhwc else to_nchw
+    y = back(max_pool_nhwc(xh, kernel, stride, full, dilation, outs))
     if return_indices:
-        return back(y), back(_argmax_nhwc(xh, kernel, stride, full, dilation))
-    return back(y)
+        return y, back(_argmax_nhwc(xh, kernel, stride, full, dilation))
+    return y
 
 
 def _counts(size, kernel, stride, lo, out, limit_lo, limit_hi):
@@ -137,24 +146,30 @@ def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, cou
         (N, C, H_out, W_out).
     """
     name = "avg_pool2d"
-    x, kernel, stride, _ = _pool_args(name, input_x, kernel_size, stride, 1, data_format)
-    sizes = x.shape[1:3]
+    sizes, kernel, stride, _ = _pool_args(name, input_x, kernel_size, stride, 1, data_format)
     pads, full, outs = window_geometry(name, sizes, kernel, stride, padding, (1, 1), ceil_mode, pad_mode)
-    if _tiles(kernel, stride, (1, 1), full, sizes, outs) and divisor_override is None:
+    include = bool(count_include_pad) and str(pad_mode).lower() == "pad"
+    return _avg_pool_core(input_x, kernel, stride, pads, full, outs, include, divisor_override or None,
+                          data_format == "NHWC")
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2, 3, 4, 5, 6, 7, 8))
+def _avg_pool_core(x, kernel, stride, pads, full, outs, include, divisor, nhwc):
+    x = x if nhwc else to_nhwc(x)
+    sizes = x.shape[1:3]
+    if _tiles(kernel, stride, (1, 1), full, sizes, outs) and divisor is None:
         (oh, ow), (kh, kw), (n, c) = outs, kernel, (x.shape[0], x.shape[3])
         y = x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c).mean(axis=(2, 4))
     else:
-        s = lax.reduce_window(x, 0, lax.add, (1, *kernel, 1), (1, *stride, 1),
-                              ((0, 0), *full, (0, 0)))
-        if divisor_override:
-            y = s / jnp.asarray(divisor_override, x.dtype)
+        s = lax.reduce_window(x, 0, lax.add, (1, *kernel, 1), (1, *stride, 1), ((0, 0), *full, (0, 0)))
+        if divisor:
+            y = s / jnp.asarray(divisor, x.dtype)
         else:
-            include = count_include_pad and str(pad_mode).lower() == "pad"
             cnt = [_counts(sizes[i], kernel[i], stride[i], full[i][0], outs[i],
                            -pads[i][0] if include else 0, sizes[i] + (pads[i][1] if include else 0))
                    for i in range(2)]
             y = s / jnp.asarray(np.outer(*cnt)[None, :, :, None], x.dtype)
-    return y if data_format == "NHWC" else to_nchw(y)
+    return y if nhwc else to_nchw(y)
 
 
 def _adaptive_matrix(size, out):
@@ -183,8 +198,14 @@ def adaptive_avg_pool2d(input, output_size):
     check(len(output_size) == 2, name, f"'output_size' must be an int or 2 values, but got {output_size!r}.")
     oh, ow = (h if output_size[0] is None else output_size[0]), (w if output_size[1] is None else output_size[1])
     check(oh > 0 and ow > 0, name, f"'output_size' must be positive, but got {output_size!r}.")
+    return _adaptive_core(input, oh, ow)
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2))
+def _adaptive_core(x, oh, ow):
+    h, w = x.shape[-2:]
     if (oh, ow) == (1, 1):
-        return jnp.mean(input, axis=(-2, -1), keepdims=True)
-    mh = jnp.asarray(_adaptive_matrix(h, oh), input.dtype)
-    mw = jnp.asarray(_adaptive_matrix(w, ow), input.dtype)
-    return jnp.einsum("...hw,ph,qw->...pq", input, mh, mw)
+        return jnp.mean(x, axis=(-2, -1), keepdims=True)
+    mh = jnp.asarray(_adaptive_matrix(h, oh), x.dtype)
+    mw = jnp.asarray(_adaptive_matrix(w, ow), x.dtype)
+    return jnp.einsum("...hw,ph,qw->...pq", x, mh, mw)

@@ -1,11 +1,12 @@
 """Attention layers: ``MultiheadAttention`` and ``TransformerEncoderLayer``."""
+import functools
 import math
 
 import jax
 import jax.numpy as jnp
 
-from ... import ops
 from ...common import dtype as mstype
+from ...common import seed
 from ...common.initializer import XavierNormal, XavierUniform
 from ...common.tensor import Tensor, wrap
 from ..cell import Cell
@@ -94,33 +95,14 @@ class MultiheadAttention(Cell):
         if k.shape[:2] != v.shape[:2] or k.shape[1] != q.shape[1]:
             raise ValueError(f"MultiheadAttention: query, key and value must share the batch size and key/value the "
                              f"sequence length, but got shapes {qs}, {tuple(key.shape)}, {tuple(value.shape)}.")
-        dt = q.dtype
-        (wq, wk, wv), (bq, bk, bv) = self._projections(dt)
-        q, k, v = q @ wq.T, k @ wk.T, v @ wv.T
-        if bq is not None:
-            q, k, v = q + bq, k + bk, v + bv
-        n, s = q.shape[1], k.shape[0]
-        kpm = None if key_padding_mask is None else _mask_to_bias(_arr(key_padding_mask), dt).reshape(n, s)
-        am = None if attn_mask is None else _mask_to_bias(_arr(attn_mask), dt)
-        if self.bias_k is not None:  # one learnt key/value position; masks get a zero column for it
-            k = jnp.concatenate([k, jnp.broadcast_to(self.bias_k._value.astype(dt), (1, n, e))])
-            v = jnp.concatenate([v, jnp.broadcast_to(self.bias_v._value.astype(dt), (1, n, e))])
-            kpm, am = _pad_last(kpm), _pad_last(am)
-        # (T, N, E) -> (N, heads, T, head_dim)
-        q, k, v = (t.reshape(t.shape[0], n, h, hd).transpose(1, 2, 0, 3) for t in (q, k, v))
-        if self.add_zero_attn:
-            k = jnp.concatenate([k, jnp.zeros(k.shape[:2] + (1, hd), dt)], axis=2)
-            v = jnp.concatenate([v, jnp.zeros(v.shape[:2] + (1, hd), dt)], axis=2)
-            kpm, am = _pad_last(kpm), _pad_last(am)
-        scores = (q * jnp.asarray(1 / math.sqrt(hd), dt)) @ jnp.swapaxes(k, -1, -2)
-        if am is not None:
-            scores = scores + (am.reshape(n, h, *am.shape[1:]) if am.ndim == 3 else am)
-        if kpm is not None:
-            scores = scores + kpm[:, None, None, :]
-        weights = jax.nn.softmax(scores, axis=-1)
-        if self.training and self.dropout > 0:
-            weights = ops.dropout(weights, p=self.dropout)._value
-        out = (weights @ v).transpose(2, 0, 1, 3).reshape(-1, n, e)
+        (wq, wk, wv), (bq, bk, bv) = self._projections(q.dtype)
+        kpm = None if key_padding_mask is None else _arr(key_padding_mask)
+        am = None if attn_mask is None else _arr(attn_mask)
+        bias_kv = None if self.bias_k is None else (self.bias_k._value, self.bias_v._value)
+        drop = self.training and self.dropout > 0
+        key = seed.next_key() if drop else None
+        out, weights = _attention(q, k, v, wq, wk, wv, bq, bk, bv, bias_kv, kpm, am, key, h,
+                                  self.add_zero_attn, self.dropout if drop else 0.0)
         out = self.out_proj(wrap(out))._value
         if unbatched:
             out = out[:, 0]
@@ -137,6 +119,42 @@ class MultiheadAttention(Cell):
 
 def _arr(x):
     return x._value if isinstance(x, Tensor) else jnp.asarray(x)
+
+
+@functools.partial(jax.jit, static_argnums=(13, 14, 15))
+def _attention(q, k, v, wq, wk, wv, bq, bk, bv, bias_kv, kpm, am, key, heads, zero_attn, rate):
+    """Projected multi-head attention of time-major (T, N, E) arrays -> (out (L, N, E), weights (N, heads, L, S))."""
+    dt = q.dtype
+    n, e = q.shape[1], wq.shape[0]
+    hd = e // heads
+    q, k, v = q @ wq.T, k @ wk.T, v @ wv.T
+    if bq is not None:
+        q, k, v = q + bq, k + bk, v + bv
+    s = k.shape[0]
+    kpm = None if kpm is None else _mask_to_bias(kpm, dt).reshape(n, s)
+    am = None if am is None else _mask_to_bias(am, dt)
+    if bias_kv is not None:  # one learnt key/value position; masks get a zero column for it
+        k = jnp.concatenate([k, jnp.broadcast_to(bias_kv[0].astype(dt), (1, n, e))])
+        v = jnp.concatenate([v, jnp.broadcast_to(bias_kv[1].astype(dt), (1, n, e))])
+        kpm, am = _pad_last(kpm), _pad_last(am)
+    # (T, N, E) -> (N, heads, T, head_dim)
+    q, k, v = (t.reshape(t.shape[0], n, heads, hd).transpose(1, 2, 0, 3) for t in (q, k, v))
+    if zero_attn:
+        k = jnp.concatenate([k, jnp.zeros(k.shape[:2] + (1, hd), dt)], axis=2)
+        v = jnp.concatenate([v, jnp.zeros(v.shape[:2] + (1, hd), dt)], axis=2)
+        kpm, am = _pad_last(kpm), _pad_last(am)
+    scores = (q * jnp.asarray(1 / math.sqrt(hd), dt)) @ jnp.swapaxes(k, -1, -2)
+    if am is not None:
+        scores = scores + (am.reshape(n, heads, *am.shape[1:]) if am.ndim == 3 else am)
+    if kpm is not None:
+        scores = scores + kpm[:, None, None, :]
+    weights = jax.nn.softmax(scores, axis=-1)
+    attended = weights
+    if key is not None:
+        keep = jax.random.bernoulli(key, 1.0 - rate, weights.shape)
+        attended = jnp.where(keep, weights / jnp.asarray(1.0 - rate, dt), jnp.zeros((), dt))
+    out = (attended @ v).transpose(2, 0, 1, 3).reshape(-1, n, e)
+    return out, weights
 
 
 def _pad_last(mask):

@@ -4,6 +4,7 @@ import jax.numpy as jnp
 from ...common.tensor import Tensor, wrap
 from ...ops._autodiff import differentiate
 from ..cell import Cell
+from ...parallel._grad_reducer import default_grad_reducer
 
 
 class WithLossCell(Cell):
@@ -76,7 +77,8 @@ class TrainOneStepCell(Cell):
         self.weights = optimizer.parameters
         self.sens = 1.0 if sens is None else sens
         self.return_grad = return_grad
-        self.grad_reducer = None
+        # MindSpore installs the data-parallel reducer itself (None outside DATA/HYBRID parallel).
+        self.grad_reducer = default_grad_reducer(self.weights)
 
     def construct(self, *inputs):
         loss, grads = self.forward_and_grads(*inputs)
