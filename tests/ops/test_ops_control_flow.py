@@ -81,3 +81,19 @@ def test_control_flow_in_a_graph_mode_cell(mode):
 def test_select_and_where_are_differentiable():
     g = ms.grad(lambda x: ops.sum(ops.select(x > 0, x * x, -x)))(Tensor([2.0, -1.0]))
     assert g.tolist() == [4.0, -1.0]
+
+
+def _python_branch(x):
+    if ops.sum(x) > 0:
+        return x * x
+    return -x
+
+
+def test_python_control_flow_runs_in_pynative_and_is_explained_in_graph_mode():
+    assert ms.grad(_python_branch)(Tensor([2.0])).tolist() == [4.0]  # PYNATIVE: eager Python control flow works
+    assert ms.grad(_python_branch)(Tensor([-2.0])).tolist() == [-1.0]
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(TypeError, match=r"Python control flow.*ops\.cond.*PYNATIVE_MODE"):
+        ms.grad(_python_branch)(Tensor([2.0]))
+    with pytest.raises(RuntimeError, match="asnumpy.*being compiled"):
+        ms.jit(lambda x: x.asnumpy())(Tensor([1.0]))

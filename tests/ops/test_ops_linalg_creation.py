@@ -99,3 +99,25 @@ def test_random_ops_are_seeded_and_shaped():
     assert sorted(m.tolist()[0]) == [0, 1, 2]
     assert set(np.unique(ops.bernoulli(Tensor(np.zeros(50, np.float32)), 0.5).asnumpy())) <= {0.0, 1.0}
     assert ops.randn(2, seed=7).tolist() == ops.randn(2, seed=7).tolist()
+
+
+def test_remaining_ops_against_numpy():
+    a = np.arange(1, 7, dtype=np.float32).reshape(2, 3)
+    b3 = np.ones((2, 3, 2), np.float32)
+    _close(ops.baddbmm(Tensor(np.ones((2, 2, 2), np.float32)), Tensor(b3.transpose(0, 2, 1) * 2), Tensor(b3), 0.5, 2),
+           0.5 + 2 * (b3.transpose(0, 2, 1) * 2) @ b3)
+    _close(ops.addmm(Tensor(np.ones((2, 2), np.float32)), Tensor(a), Tensor(a.T), beta=2), 2 + a @ a.T)
+    _close(ops.cross(Tensor([[1.0, 0, 0]]), Tensor([[0, 1.0, 0]])), [[0, 0, 1.0]])
+    v, i = ops.cummin(Tensor([3.0, 1.0, 2.0, 0.5]), 0)
+    _close(v, [3.0, 1.0, 1.0, 0.5])
+    assert i.tolist() == [0, 1, 1, 3]
+    var, mean = ops.var_mean(Tensor(a), 1)
+    _close(var, a.var(1))
+    _close(mean, a.mean(1))
+    assert [t.tolist() for t in ops.unbind(Tensor(a), 1)] == a.T.tolist()
+    _close(ops.repeat_elements(Tensor(a), 2, 1), np.repeat(a, 2, 1))
+    _close(ops.movedim(Tensor(b3), 0, 2), np.moveaxis(b3, 0, 2))
+    r = ops.randint_like(Tensor(np.zeros((3,), np.int32)), 0, 2)
+    assert r.dtype == ms.int32 and r.shape == (3,)
+    assert ops.rand_like(Tensor(a)).shape == (2, 3) and ops.randn_like(Tensor(a)).dtype == ms.float32
+    assert sorted(ops.shuffle(Tensor(np.arange(5))).tolist()) == [0, 1, 2, 3, 4]
