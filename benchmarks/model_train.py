@@ -7,7 +7,7 @@ one epoch of in-memory random batches (so the data pipeline is not measured) in 
 per-step, dataset sink mode, per-step with a SummaryCollector (collect_freq=10), and per-step with a network
 that contains a ScalarSummary op (the cost of jax.debug.callback). The floor is the same network written
 directly in JAX (lax.conv, reshape-max pooling, optax.sgd with momentum = MindSpore's Momentum), one jitted
-step per batch with donated state, in NHWC and NCHW layouts. Each time is the best of ``--repeat`` epochs.
+step per batch with donated state, in NHWC and NCHW layouts. The configurations are timed in turns; each time is the best of ``--repeat`` epochs.
 
 Prints one JSON line and a short table; ratio = Model images/s / floor images/s (1.0 = as fast as the floor).
 """
@@ -74,21 +74,23 @@ def _floor_step(layout):
     return init, jax.jit(step, donate_argnums=0)
 
 
-def time_floor(net, batches, layout, repeat):
+def floor_epoch(net, batches, layout):
+    """A function running one epoch of the JAX floor (compiled on creation); returns the last loss."""
     init, step = _floor_step(layout)
-    state = init(_floor_params(net, layout))
+    holder = [init(_floor_params(net, layout))]
     xs = [np.ascontiguousarray(x.transpose(0, 2, 3, 1)) if layout == "NHWC" else x for x, _ in batches]
     ys = [y for _, y in batches]
-    state, loss = step(state, xs[0], ys[0])  # compile
-    loss.block_until_ready()
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
+
+    def epoch():
+        state = holder[0]
         for x, y in zip(xs, ys):
             state, loss = step(state, x, y)
-        loss.block_until_ready()
-        best = min(best, time.perf_counter() - start)
-    return best
+        holder[0] = state
+        return loss
+
+    holder[0], loss = step(holder[0], xs[0], ys[0])  # compile
+    loss.block_until_ready()
+    return epoch
 
 
 # ---- Model.train ------------------------------------------------------------------------------------------------
@@ -114,21 +116,23 @@ def _model(with_summary_op=False):
     return model, net
 
 
-def time_model(batches, repeat, sink=False, summary_dir=None, summary_op=False):
+def model_epoch(batches, sink=False, summary_dir=None, summary_op=False):
+    """A function running one epoch of Model.train (compiled on creation); returns a value to wait on."""
     from mindspore_hl.train import SummaryCollector
     model, net = _model(summary_op)
     callbacks = [SummaryCollector(summary_dir, collect_freq=10)] if summary_dir is not None else []
-    model.train(1, batches[:2], callbacks=callbacks, dataset_sink_mode=sink)  # compile (and first summaries)
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
+    model.train(1, batches[:2], callbacks=callbacks, dataset_sink_mode=sink)  # compile (and the first summaries)
+
+    def epoch():
         model.train(1, batches, callbacks=callbacks, dataset_sink_mode=sink)
-        jax.block_until_ready(net.fc3.weight._value)
-        best = min(best, time.perf_counter() - start)
-    return best
+        return net.fc3.weight._value
+
+    return epoch
 
 
 def run(batch_sizes, steps, repeat):
+    """Per batch size: build every configuration, then time them in turns (best of ``repeat`` epochs each),
+    so a change of machine load affects the floor and Model alike."""
     import mindspore_hl as ms
     ms.set_context(mode=ms.GRAPH_MODE)
     results = []
@@ -138,16 +142,24 @@ def run(batch_sizes, steps, repeat):
         batches = [(rng.normal(size=(batch, 1, 32, 32)).astype(np.float32),
                     rng.integers(0, 10, batch).astype(np.int32)) for _ in range(n)]
         _, net = _model()
-        floors = {layout: time_floor(net, batches, layout, repeat) for layout in ("NHWC", "NCHW")}
         summary_dir = tempfile.mkdtemp(prefix="bench_summary_")
         try:
-            configs = {"step": time_model(batches, repeat),
-                       "sink": time_model(batches, repeat, sink=True),
-                       "step+SummaryCollector": time_model(batches, repeat, summary_dir=summary_dir),
-                       "step+ScalarSummary op": time_model(batches, repeat, summary_op=True)}
+            epochs = {"floor NHWC": floor_epoch(net, batches, "NHWC"),
+                      "floor NCHW": floor_epoch(net, batches, "NCHW"),
+                      "step": model_epoch(batches),
+                      "sink": model_epoch(batches, sink=True),
+                      "step+SummaryCollector": model_epoch(batches, summary_dir=summary_dir),
+                      "step+ScalarSummary op": model_epoch(batches, summary_op=True)}
+            best = dict.fromkeys(epochs, float("inf"))
+            for _ in range(repeat):
+                for name, epoch in epochs.items():
+                    start = time.perf_counter()
+                    jax.block_until_ready(epoch())
+                    best[name] = min(best[name], time.perf_counter() - start)
         finally:
             shutil.rmtree(summary_dir, ignore_errors=True)
-        for name, seconds in configs.items():
+        floors = {"NHWC": best.pop("floor NHWC"), "NCHW": best.pop("floor NCHW")}
+        for name, seconds in best.items():
             results.append({
                 "batch": batch, "config": name, "steps": n,
                 "model_ms_per_step": round(seconds / n * 1e3, 3),

@@ -93,14 +93,16 @@ class Callback:
     def on_eval_end(self, run_context):
         self.end(run_context)
 
-    # Built-in callbacks reach the network only through cb_params (which brings the Parameters up to
-    # date); a user callback might read Parameters directly, so Model syncs them after every step for it.
-    _reads_params_directly = True
-
     def _needs_param_sync_each_step(self):
-        if not self._reads_params_directly:
-            return False
+        """Whether Model must write the Parameters back after every step for this callback.
+
+        Built-in callbacks reach the network only through cb_params (reading ``network`` /
+        ``train_network`` brings the Parameters up to date); a user callback with a step hook might read
+        Parameters it holds directly, so for it Model keeps them current after every step.
+        """
         cls = type(self)
+        if cls.__module__.startswith("mindspore_hl."):
+            return False
         return any(getattr(cls, h) is not getattr(Callback, h) for h in _STEP_HOOKS)
 
 

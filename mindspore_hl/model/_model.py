@@ -144,8 +144,8 @@ class Model:
     # ---- compiled steps and their state ---------------------------------------------------------
     def _runner(self, cell):
         """The StepRunner of ``cell`` in GRAPH_MODE (None: run the Cell as called, op by op or CompiledFunction)."""
-        if context._ctx["mode"] != context.GRAPH_MODE or self._parallel_mode != "stand_alone":
-            return None
+        if cell is None or context._ctx["mode"] != context.GRAPH_MODE or self._parallel_mode != "stand_alone":
+            return None  # (no eval network without metrics)
         runner = self._runners.get(id(cell))
         if runner is None:
             runner = self._runners[id(cell)] = StepRunner(cell)

@@ -60,9 +60,10 @@ def _leaves(out):
 
 
 def linearize(fn, args, positions, weights, has_aux=False):
-    """Run ``fn(*args)`` once; return ``(output, pullback)`` with ``pullback(cotangent_leaves)``.
+    """Run ``fn(*args)`` once; return ``(output, differentiated_leaves, pullback)``.
 
-    ``cotangent_leaves`` match the leaves of the differentiated output (the first output when ``has_aux``);
+    ``pullback(cotangent_leaves)`` takes one cotangent per leaf of the differentiated output (the first
+    output when ``has_aux``);
     ``pullback`` returns ``(position_grads, weight_grads)`` as arrays. Parameters assigned inside ``fn``
     (BatchNorm statistics) are written to the enclosing scope or to the Parameters.
     """

@@ -45,11 +45,11 @@ def _has_f64(values):
     return False
 
 
-def _narrow(out, inputs):
+def _narrow(out, args, kwargs):
     """MindSpore keeps Float32 where JAX's x64 mode widens non-Float64 inputs (ints, Python floats) to Float64."""
     if isinstance(out, tuple):
-        return tuple(_narrow(o, inputs) for o in out)
-    if is_f64(out) and not _has_f64(inputs):
+        return tuple(_narrow(o, args, kwargs) for o in out)
+    if is_f64(out) and not _has_f64(args) and not _has_f64(kwargs.values()):
         return out.astype(_F32)
     return out
 
@@ -75,7 +75,7 @@ def op(name, keep_f64=False):
                     raise
                 raise _op_error(name, e, args) from None
             if not keep_f64 and kwargs.get("dtype") is None:
-                out = _narrow(out, a)
+                out = _narrow(out, a, kwargs)
             return wrap(out)
         wrapper._op_name = name
         wrapper._array_fn = fn

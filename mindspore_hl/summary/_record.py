@@ -9,6 +9,7 @@ Values given to ``add_value`` (and those of the summary ops in ``construct``) ar
 ``record(step)``. The file is flushed by ``flush()``, by ``record`` when ``FLUSH_SECONDS`` have passed since
 the last flush, and by ``close()``.
 """
+import io
 import logging
 import math
 import os
@@ -104,6 +105,27 @@ def image_canvas(batch):
         r, col = divmod(i, cols)
         canvas[r * h:(r + 1) * h, col * w:(col + 1) * w] = batch[i]
     return canvas
+
+
+def image_summary(tag, canvas):
+    """A ``Summary`` with one PNG image (fast zlib level: the collector writes one per collected step)."""
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.fromarray(canvas).save(buf, format="PNG", compress_level=1)
+    h, w, c = canvas.shape
+    return Summary(value=[Summary.Value(tag=tag, image=Summary.Image(height=h, width=w, colorspace=c,
+                                                                     encoded_image_string=buf.getvalue()))])
+
+
+def histogram_summary(tag, value):
+    """A ``Summary`` histogram of the finite values in ``_HISTOGRAM_BINS`` linear buckets (min to max)."""
+    values = np.asarray(value, np.float64).ravel()
+    values = values[np.isfinite(values)]
+    if not values.size:
+        return tbx.histogram_raw(tag, 0.0, 0.0, 0, 0.0, 0.0, [0.0], [0])
+    counts, edges = np.histogram(values, bins=_HISTOGRAM_BINS)
+    return tbx.histogram_raw(tag, float(values.min()), float(values.max()), int(values.size), float(values.sum()),
+                             float(np.sum(values * values)), edges[1:].tolist(), counts.tolist())
 
 
 def tensor_summary(tag, array):
@@ -219,10 +241,9 @@ class SummaryRecord:
         if plugin == "scalar":
             return tbx.scalar(tag, float(np.asarray(value).reshape(())))
         if plugin == "image":
-            return tbx.image(tag, image_canvas(value), dataformats="HWC")
+            return image_summary(tag, image_canvas(value))
         if plugin == "histogram":
-            values = np.asarray(value, np.float64).ravel()
-            return tbx.histogram(tag, values[np.isfinite(values)] if values.size else values, bins=_HISTOGRAM_BINS)
+            return histogram_summary(tag, value)
         if plugin == "tensor":
             return tensor_summary(tag, value)
         return text_summary(tag, value)

@@ -250,3 +250,23 @@ def test_a_failing_step_keeps_the_trained_state(model_factory, batches):
     trained = net.fc1.weight.asnumpy()  # readable: not a donated (deleted) buffer
     model.train(1, batches[:3])
     assert not np.array_equal(trained, net.fc1.weight.asnumpy())
+
+
+def test_builtin_step_callbacks_do_not_force_parameter_writes(model_factory, batches, monkeypatch, capsys):
+    from mindspore_hl.train import History, TimeMonitor
+    from mindspore_hl.callbacks import TerminateOnNaN
+    ms.set_context(mode=ms.GRAPH_MODE)
+    model, _, _ = model_factory()
+    pushes = []
+    original = StepRunner.push
+    monkeypatch.setattr(StepRunner, "push", lambda self: (pushes.append(self.state is not None), original(self)))
+    model.train(2, batches * 5, callbacks=[LossMonitor(), TimeMonitor(), History(), TerminateOnNaN()])
+    assert sum(pushes) == 2  # once per epoch; LossMonitor reads only the loss
+
+    class UserCallback(Callback):
+        def on_train_step_end(self, rc):
+            pass
+
+    pushes.clear()
+    model.train(1, batches, callbacks=[UserCallback()])
+    assert sum(pushes) == len(batches)  # a user step hook may read Parameters directly

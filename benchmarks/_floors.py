@@ -1,0 +1,227 @@
+"""Hand-written floors for the training benchmarks: LeNet5, ResNet50 and a deep MLP in plain JAX and in PyTorch.
+
+The JAX floors are what someone would write directly, channels-last: ``lax.conv_general_dilated`` in NHWC/HWIO,
+``lax.reduce_window`` for overlapping max pools (reshape + max for LeNet's 2x2 tiles), BatchNorm from batch
+statistics with running averages, ``optax.sgd(lr, momentum)`` (= MindSpore's Momentum), one ``jax.jit`` step with
+the state donated. They start from the MindSpore network's own weights (``ms_params``: name -> NumPy array).
+The PyTorch floors are the usual eager NCHW modules with ``torch.optim.SGD(momentum=0.9)``; ``torch_available()``
+is False when torch is not installed (it is never a project dependency).
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+from jax import lax
+
+LR, MOMENTUM = 0.01, 0.9
+RESNET50_STAGES = ((3, 256, 1), (4, 512, 2), (6, 1024, 2), (3, 2048, 2))  # (blocks, out channels, stride)
+
+
+def ms_params(net):
+    """``{name: NumPy array}`` of a mindspore_hl Cell (weights the floors start from)."""
+    return {name: np.asarray(p.asnumpy()) for name, p in net.parameters_and_names()}
+
+
+def _hwio(w):
+    return jnp.asarray(np.transpose(w, (2, 3, 1, 0)))  # OIHW -> HWIO
+
+
+# ---- JAX: networks ---------------------------------------------------------------------------------------------
+def _conv(x, w, stride=1, padding="SAME"):
+    return lax.conv_general_dilated(x, w, (stride, stride), padding, dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+
+def lenet_jax_params(p):
+    """LeNet5 weights for the NHWC floor; fc1 is permuted so an NHWC flatten matches nn.Flatten's NCHW order."""
+    fc1 = p["fc1.weight"].reshape(120, 16, 5, 5).transpose(0, 2, 3, 1).reshape(120, 400)
+    return {"c1": _hwio(p["conv1.weight"]), "c2": _hwio(p["conv2.weight"]),
+            "f1": jnp.asarray(fc1.T), "b1": jnp.asarray(p["fc1.bias"]),
+            "f2": jnp.asarray(p["fc2.weight"].T), "b2": jnp.asarray(p["fc2.bias"]),
+            "f3": jnp.asarray(p["fc3.weight"].T), "b3": jnp.asarray(p["fc3.bias"])}, {}
+
+
+def lenet_jax_forward(params, stats, x):
+    def pool(h):  # 2x2 windows tile the input: reshape + max (faster than reduce_window on XLA:CPU)
+        n, hh, ww, c = h.shape
+        return h.reshape(n, hh // 2, 2, ww // 2, 2, c).max(axis=(2, 4))
+    h = pool(jax.nn.relu(_conv(x, params["c1"], padding="VALID")))
+    h = pool(jax.nn.relu(_conv(h, params["c2"], padding="VALID")))
+    h = h.reshape(h.shape[0], -1)
+    h = jax.nn.relu(h @ params["f1"] + params["b1"])
+    h = jax.nn.relu(h @ params["f2"] + params["b2"])
+    return h @ params["f3"] + params["b3"], stats
+
+
+def resnet50_jax_params(p):
+    """(trainable, BatchNorm statistics) of ModelZoo ResNet50 for the NHWC floor, keyed by MindSpore names."""
+    params, stats = {}, {}
+    for name, v in p.items():
+        if name.endswith(("moving_mean", "moving_variance")):
+            stats[name] = jnp.asarray(v)
+        else:
+            params[name] = _hwio(v) if v.ndim == 4 else jnp.asarray(v)
+    return params, stats
+
+
+def _bn(params, stats, new_stats, prefix, x, eps=1e-4, keep=0.9):
+    mean = jnp.mean(x, axis=(0, 1, 2))
+    var = jnp.mean(jnp.square(x - mean), axis=(0, 1, 2))
+    n = x.size // x.shape[-1]
+    new_stats[prefix + "moving_mean"] = keep * stats[prefix + "moving_mean"] + (1 - keep) * mean
+    new_stats[prefix + "moving_variance"] = keep * stats[prefix + "moving_variance"] + (1 - keep) * var * n / (n - 1)
+    return (x - mean) * lax.rsqrt(var + eps) * params[prefix + "gamma"] + params[prefix + "beta"]
+
+
+def resnet50_jax_forward(params, stats, x):
+    """ResNet50 v1.5 (stride on the 3x3 convolution), training-mode BatchNorm; returns (logits, new stats)."""
+    new = {}
+    h = jax.nn.relu(_bn(params, stats, new, "bn1.", _conv(x, params["conv1.weight"], 2)))
+    h = lax.reduce_window(h, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
+    for s, (blocks, _, stride) in enumerate(RESNET50_STAGES):
+        for b in range(blocks):
+            pre = f"layer{s + 1}.{b}."
+            st = stride if b == 0 else 1
+            out = jax.nn.relu(_bn(params, stats, new, pre + "bn1.", _conv(h, params[pre + "conv1.weight"])))
+            out = jax.nn.relu(_bn(params, stats, new, pre + "bn2.", _conv(out, params[pre + "conv2.weight"], st)))
+            out = _bn(params, stats, new, pre + "bn3.", _conv(out, params[pre + "conv3.weight"]))
+            if pre + "down_sample_layer.0.weight" in params:
+                h = _bn(params, stats, new, pre + "down_sample_layer.1.",
+                        _conv(h, params[pre + "down_sample_layer.0.weight"], st))
+            h = jax.nn.relu(out + h)
+    h = jnp.mean(h, axis=(1, 2))
+    return h @ params["end_point.weight"].T + params["end_point.bias"], new
+
+
+def mlp_jax_params(p, depth):
+    return [(jnp.asarray(p[f"layers.{i}.weight"].T), jnp.asarray(p[f"layers.{i}.bias"])) for i in range(depth)], {}
+
+
+def mlp_jax_forward(params, stats, x):
+    for i, (w, b) in enumerate(params):
+        x = x @ w + b
+        if i < len(params) - 1:
+            x = jax.nn.relu(x)
+    return x, stats
+
+
+JAX_NETS = {"lenet5": (lenet_jax_params, lenet_jax_forward), "resnet50": (resnet50_jax_params, resnet50_jax_forward)}
+
+
+class JaxFloor:
+    """One jitted, state-donating train step of ``forward`` (softmax cross-entropy, SGD with momentum).
+
+    Args:
+        params, stats: trainable pytree and non-trainable statistics; forward(params, stats, x) -> (logits, stats).
+    """
+
+    def __init__(self, params, stats, forward):
+        opt = optax.sgd(LR, momentum=MOMENTUM)
+
+        def loss_fn(p, s, x, y):
+            logits, new_stats = forward(p, s, x)
+            return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean(), new_stats
+
+        def step(state, x, y):
+            p, s, o = state
+            (loss, s), grads = jax.value_and_grad(loss_fn, has_aux=True)(p, s, x, y)
+            updates, o = opt.update(grads, o, p)
+            return (optax.apply_updates(p, updates), s, o), loss
+
+        self.state = (params, stats, opt.init(params))
+        self.jitted = jax.jit(step, donate_argnums=0)
+        self.loss = None
+
+    def step(self, x, y):
+        self.state, self.loss = self.jitted(self.state, x, y)
+
+    def sync(self):
+        jax.block_until_ready(self.state)
+
+    def memory_bytes(self, x, y):
+        """XLA's peak estimate for one step: arguments + outputs + temporaries (donated buffers counted once)."""
+        m = self.jitted.lower(self.state, x, y).compile().memory_analysis()
+        return int(m.argument_size_in_bytes + m.output_size_in_bytes - m.alias_size_in_bytes + m.temp_size_in_bytes)
+
+
+# ---- PyTorch eager ---------------------------------------------------------------------------------------------
+def torch_available():
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _torch_lenet(nn):
+    return nn.Sequential(nn.Conv2d(1, 6, 5), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(6, 16, 5), nn.ReLU(),
+                         nn.MaxPool2d(2), nn.Flatten(), nn.Linear(400, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(),
+                         nn.Linear(84, 10))
+
+
+def _torch_resnet50(nn):
+    def bn(c):
+        return nn.BatchNorm2d(c, eps=1e-4, momentum=0.1)
+
+    class Bottleneck(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            mid = cout // 4
+            self.body = nn.Sequential(nn.Conv2d(cin, mid, 1, bias=False), bn(mid), nn.ReLU(),
+                                      nn.Conv2d(mid, mid, 3, stride, 1, bias=False), bn(mid), nn.ReLU(),
+                                      nn.Conv2d(mid, cout, 1, bias=False), bn(cout))
+            self.down = (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), bn(cout))
+                         if stride != 1 or cin != cout else nn.Identity())
+
+        def forward(self, x):
+            return (self.body(x) + self.down(x)).relu()
+
+    layers, cin = [nn.Conv2d(3, 64, 7, 2, 3, bias=False), bn(64), nn.ReLU(), nn.MaxPool2d(3, 2, 1)], 64
+    for blocks, cout, stride in RESNET50_STAGES:
+        for b in range(blocks):
+            layers.append(Bottleneck(cin, cout, stride if b == 0 else 1))
+            cin = cout
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(2048, 10)]
+    return nn.Sequential(*layers)
+
+
+def _torch_mlp(nn, depth, width):
+    layers = []
+    for i in range(depth):
+        layers.append(nn.Linear(width, width))
+        if i < depth - 1:
+            layers.append(nn.ReLU())
+    return nn.Sequential(*layers)
+
+
+class TorchFloor:
+    """PyTorch eager training (float32, default threads): forward, cross-entropy, backward, SGD momentum step.
+
+    Args:
+        name: 'lenet5', 'resnet50' or 'mlp' (with depth/width).
+    """
+
+    def __init__(self, name, depth=100, width=128):
+        import torch
+        from torch import nn
+        self.torch = torch
+        torch.manual_seed(0)
+        self.net = {"lenet5": lambda: _torch_lenet(nn), "resnet50": lambda: _torch_resnet50(nn),
+                    "mlp": lambda: _torch_mlp(nn, depth, width)}[name]()
+        self.net.train()
+        self.opt = torch.optim.SGD(self.net.parameters(), lr=LR, momentum=MOMENTUM)
+        self.loss_fn = nn.CrossEntropyLoss()
+        self.loss = None
+
+    def convert(self, x, y):
+        return self.torch.from_numpy(np.ascontiguousarray(x)), self.torch.from_numpy(y.astype(np.int64))
+
+    def step(self, x, y):
+        self.opt.zero_grad(set_to_none=True)
+        loss = self.loss_fn(self.net(x), y)
+        loss.backward()
+        self.opt.step()
+        self.loss = loss
+
+    def sync(self):
+        pass  # eager CPU: every op has finished when it returns
+

@@ -1,0 +1,226 @@
+"""Training throughput of LeNet5 and ResNet50 through ``Model.train`` and ``TrainOneStepCell`` against floors.
+
+    python -m benchmarks.train_throughput [--cases lenet5-32 lenet5-256 resnet50-32 resnet50-224] [--rounds 5]
+
+Cases: LeNet5 (1x32x32) at batch 32 and 256; ModelZoo ResNet50 (10 classes) on CIFAR-sized 3x32x32 at batch 32
+and ImageNet-sized 3x224x224 at batch 8. Every case trains with SoftmaxCrossEntropyWithLogits(sparse, mean) and
+Momentum(0.01, 0.9) on in-memory random batches (the data pipeline is ``benchmarks.dataset_pipeline``'s job):
+
+* ``model``: ``Model.train(1, batches)`` in GRAPH_MODE (one epoch = one timed round; NumPy batches, as a dataset
+  iterator with ``output_numpy=True`` gives them); ``model_sink``: the same with ``dataset_sink_mode=True``;
+* ``train_one_step``: ``TrainOneStepCell(WithLossCell(net, loss), opt)(x, y)`` in GRAPH_MODE on Tensors;
+* ``jax_floor``: the same network hand-written in JAX, NHWC (``benchmarks/_floors.py``), one jitted step;
+* ``torch``: PyTorch eager (skipped when torch is not installed).
+
+All configurations of a case run in this process, interleaved round by round (the order rotates), because the
+2-core machine is shared and absolute times drift; each ratio is the median over rounds of that round's ratio.
+Every step is compiled ahead of the timed rounds (its compile time is reported). ``xla_mb``: XLA's memory estimate
+of one compiled step (arguments + outputs + temporaries). ``vs_ms210``: samples/s against real MindSpore 2.10
+GRAPH_MODE on this machine (figures from the issue, LeNet5 only). Prints one JSON line, then a table.
+"""
+import argparse
+import json
+import os
+import time
+
+import jax
+import numpy as np
+
+from . import _floors
+
+CASES = {  # name: (network, batch, input shape, steps per round)
+    "lenet5-32": ("lenet5", 32, (1, 32, 32), 100),
+    "lenet5-256": ("lenet5", 256, (1, 32, 32), 20),
+    "resnet50-32": ("resnet50", 32, (3, 32, 32), 4),
+    "resnet50-224": ("resnet50", 8, (3, 224, 224), 2),
+}
+MS210_GRAPH = {"lenet5-32": 188.0, "lenet5-256": 284.0}  # real MindSpore 2.10 GRAPH_MODE samples/s (issue 9)
+
+
+def ms_network(name):
+    """A freshly initialised (seed 1) ModelZoo network, its loss and optimizer."""
+    import mindspore_hl as ms
+    from mindspore_hl import nn
+    ms.set_seed(1)
+    if name == "lenet5":
+        from model_zoo.lenet.src.lenet import LeNet5
+        net = LeNet5(10)
+    else:
+        from model_zoo.resnet.src.resnet import resnet50
+        net = resnet50(10)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    return net, loss, nn.Momentum(net.trainable_params(), _floors.LR, _floors.MOMENTUM)
+
+
+def _xla_mb(compiled):
+    m = compiled.memory_analysis()
+    total = m.argument_size_in_bytes + m.output_size_in_bytes - m.alias_size_in_bytes + m.temp_size_in_bytes
+    return round(total / 2 ** 20, 1)
+
+
+class ModelConfig:
+    """``Model.train`` over one epoch of the batches (``sink``: dataset_sink_mode=True)."""
+
+    def __init__(self, case, batches, sink=False, model=None):
+        from mindspore_hl.train import Model
+        self.model, self.batches, self.sink = model, batches, sink
+        self.compile_s, self.xla_mb = 0.0, None
+        if model is None:  # else share a built Model (on CPU a sink reuses the per-step executable)
+            net, loss, opt = ms_network(CASES[case][0])
+            self.model = model = Model(net, loss, opt)
+            start = time.perf_counter()
+            model.build(train_dataset=batches[:1], sink_mode=False)  # ahead-of-time compile of the step
+            self.compile_s = time.perf_counter() - start
+            self.xla_mb = _xla_mb(next(iter(model._train_runner()._cache.values())))
+        model.train(1, batches[:2], dataset_sink_mode=sink)  # warm-up (first call paths, dataset tagging)
+
+    def round(self):
+        start = time.perf_counter()
+        self.model.train(1, self.batches, dataset_sink_mode=self.sink)
+        jax.block_until_ready([p._value for p in self.model.train_network.get_parameters()])
+        return time.perf_counter() - start
+
+
+class TrainOneStepConfig:
+    """A GRAPH_MODE ``TrainOneStepCell`` called once per batch on Tensors."""
+
+    def __init__(self, case, batches):
+        import mindspore_hl as ms
+        from mindspore_hl import nn
+        net, loss, opt = ms_network(CASES[case][0])
+        self.train_net = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
+        self.train_net.set_train(True)
+        self.batches = [(ms.Tensor(x), ms.Tensor(y)) for x, y in batches]
+        start = time.perf_counter()
+        self.loss = self.train_net(*self.batches[0])
+        jax.block_until_ready(self.loss._value)
+        self.compile_s = time.perf_counter() - start
+        self.xla_mb = None
+
+    def round(self):
+        start = time.perf_counter()
+        for x, y in self.batches:
+            self.loss = self.train_net(x, y)
+        jax.block_until_ready(self.loss._value)
+        return time.perf_counter() - start
+
+
+class JaxFloorConfig:
+    """The hand-written NHWC JAX step (inputs transposed to NHWC once, outside the timing)."""
+
+    def __init__(self, case, batches):
+        net, _, _ = ms_network(CASES[case][0])
+        make_params, forward = _floors.JAX_NETS[CASES[case][0]]
+        params, stats = make_params(_floors.ms_params(net))
+        self.floor = _floors.JaxFloor(params, stats, forward)
+        self.batches = [(np.ascontiguousarray(x.transpose(0, 2, 3, 1)), y) for x, y in batches]
+        start = time.perf_counter()
+        compiled = self.floor.jitted.lower(self.floor.state, *self.batches[0]).compile()
+        self.floor.jitted = compiled
+        self.compile_s = time.perf_counter() - start
+        self.xla_mb = _xla_mb(compiled)
+        self.floor.step(*self.batches[0])
+        self.floor.sync()
+
+    def round(self):
+        start = time.perf_counter()
+        for x, y in self.batches:
+            self.floor.step(x, y)
+        self.floor.sync()
+        return time.perf_counter() - start
+
+
+class TorchConfig:
+    """PyTorch eager on NCHW tensors (converted once, outside the timing)."""
+
+    def __init__(self, case, batches):
+        self.floor = _floors.TorchFloor(CASES[case][0])
+        self.batches = [self.floor.convert(x, y) for x, y in batches]
+        start = time.perf_counter()
+        self.floor.step(*self.batches[0])
+        self.compile_s = time.perf_counter() - start
+        self.xla_mb = None
+
+    def round(self):
+        start = time.perf_counter()
+        for x, y in self.batches:
+            self.floor.step(x, y)
+        return time.perf_counter() - start
+
+
+def run_case(case, rounds, steps=None, configs=None):
+    """Median seconds per step of each configuration and the per-round ratios, for one case."""
+    import mindspore_hl as ms
+    ms.set_context(mode=ms.GRAPH_MODE)
+    _, batch, shape, default_steps = CASES[case]
+    steps = steps or default_steps
+    rng = np.random.default_rng(0)
+    batches = [(rng.normal(size=(batch,) + shape).astype(np.float32), rng.integers(0, 10, batch).astype(np.int32))
+               for _ in range(steps)]
+    wanted = configs or ["model", "model_sink", "train_one_step", "jax_floor", "torch"]
+    if "torch" in wanted and not _floors.torch_available():
+        wanted = [c for c in wanted if c != "torch"]
+    built = {}
+    for name in wanted:
+        if name == "model":
+            built[name] = ModelConfig(case, batches)
+        elif name == "model_sink":
+            base = built.get("model")  # the same Model: sink mode on CPU reuses the per-step executable
+            built[name] = ModelConfig(case, batches, sink=True, model=None if base is None else base.model)
+        elif name == "train_one_step":
+            built[name] = TrainOneStepConfig(case, batches)
+        elif name == "jax_floor":
+            built[name] = JaxFloorConfig(case, batches)
+        elif name == "torch":
+            built[name] = TorchConfig(case, batches)
+    times = {name: [] for name in built}
+    order = list(built)
+    for r in range(rounds):
+        for name in order[r % len(order):] + order[:r % len(order)]:
+            times[name].append(built[name].round() / steps)
+    med = {name: float(np.median(t)) for name, t in times.items()}
+    result = {"case": case, "batch": batch, "input": list(shape), "steps_per_round": steps, "rounds": rounds,
+              "configs": {}}
+    for name, cfg in built.items():
+        entry = {"ms_per_step": round(med[name] * 1e3, 3), "samples_per_s": round(batch / med[name], 1),
+                 "compile_s": round(cfg.compile_s, 2), "xla_mb": cfg.xla_mb}
+        for floor in ("jax_floor", "torch"):
+            if floor in times and name != floor:
+                entry[f"vs_{floor}"] = round(float(np.median(np.array(times[floor]) / np.array(times[name]))), 3)
+        if case in MS210_GRAPH:
+            entry["vs_ms210"] = round(batch / med[name] / MS210_GRAPH[case], 1)
+        result["configs"][name] = entry
+    return result
+
+
+def print_table(results):
+    print(f"{'case':<13} {'config':<15} {'ms/step':>9} {'samples/s':>10} {'vs jax':>7} {'vs torch':>8} "
+          f"{'vs ms2.10':>9} {'compile s':>9} {'xla MB':>7}")
+    for res in results:
+        for name, e in res["configs"].items():
+            def cell(key, width, fmt="{:.3f}"):
+                v = e.get(key)
+                return f"{'-' if v is None else fmt.format(v):>{width}}"
+            print(f"{res['case']:<13} {name:<15} {e['ms_per_step']:>9.2f} {e['samples_per_s']:>10.1f} "
+                  f"{cell('vs_jax_floor', 7)} {cell('vs_torch', 8)} {cell('vs_ms210', 9, '{:.1f}')} "
+                  f"{e['compile_s']:>9.2f} {cell('xla_mb', 7, '{:.1f}')}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved timed rounds per configuration")
+    parser.add_argument("--steps", type=int, default=None, help="steps per round (default: per case)")
+    parser.add_argument("--configs", nargs="+", default=None,
+                        choices=["model", "model_sink", "train_one_step", "jax_floor", "torch"])
+    args = parser.parse_args(argv)
+    results = [run_case(case, args.rounds, args.steps, args.configs) for case in args.cases]
+    print(json.dumps({"benchmark": "train_throughput", "device": str(jax.devices()[0]), "cpu_count": os.cpu_count(),
+                      "xla_flags": os.environ.get("XLA_FLAGS", ""), "torch": _floors.torch_available(),
+                      "results": results}))
+    print_table(results)
+    return results
+
+
+if __name__ == "__main__":
+    main()
