@@ -150,7 +150,11 @@ class CompiledFunction:
         key = signature(args)
         entry = self._cache.get(key)
         if entry is None:
-            entry = self._cache[key] = self._build(args)
+            try:
+                entry = self._build(args)
+            except Exception as e:
+                raise _explain(e, self.name) from None
+            self._cache[key] = entry
         dyn, _ = split_args(args)
         params = entry.params
         state = tuple(p._value for p in params)

@@ -204,8 +204,10 @@ class Cell:
 
     def _construct(self, args, kwargs):
         if self._bprop_cell:
-            from ._bprop import call_with_bprop
-            return call_with_bprop(self, args)
+            from ..ops._custom import custom_bprop
+            # The Cell's own Parameters get zero gradients, as in MindSpore.
+            return custom_bprop(self.construct, self.bprop, params=self.get_parameters,
+                                name=type(self).__name__)(*args)
         return self.construct(*args, **kwargs)
 
     def compile(self, *args):
