@@ -21,7 +21,7 @@ def _tensors(columns):
 
 
 def _signature(columns):
-    return tuple((np.shape(c), str(c.dtype)) for c in columns)
+    return tuple((c.shape, c.dtype) for c in columns)
 
 
 def train_loop(model, source, epoch, initial_epoch, sink, steps_per_epoch, cbs, cb, valid_infos):
@@ -39,7 +39,7 @@ def train_loop(model, source, epoch, initial_epoch, sink, steps_per_epoch, cbs, 
         start = initial_epoch
         resume = cb.pop("_resume", None)  # (epochs done, steps done), set by BackupAndRestore
         if resume is not None and resume[0] > initial_epoch:
-            start, cb.cur_step_num = resume[0], resume[1]
+            start, cb.cur_step_num = min(resume[0], epoch), resume[1]
             cb.initial_step = resume[1]
         epochs = source.epochs(epoch - initial_epoch, steps_per_epoch)
         for _ in range(start - initial_epoch):  # replay the data order of the epochs already done

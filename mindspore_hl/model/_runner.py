@@ -85,7 +85,7 @@ class StepRunner:
         return step
 
     def _key(self, columns, sink):
-        return (sink, self.cell.training) + tuple((np.shape(c), str(c.dtype)) for c in columns)
+        return (sink, self.cell.training) + tuple((c.shape, c.dtype) for c in columns)
 
     def _entry(self, columns, sink):
         key = self._key(columns, sink)

@@ -190,6 +190,7 @@ class SummaryRecord:
         self._mode = "train"
         self._last_flush = time.time()
         self._closed = False
+        _ops.listen()
         _ops.clear_pending()
 
     def __enter__(self):
