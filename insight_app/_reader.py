@@ -31,6 +31,15 @@ def file_format(name: str) -> str | None:
     return None
 
 
+def sniff_format(buf: bytes, start: int, length: int) -> str:
+    """"tb" or "ms" from a summary file's first record (its ``file_version``), whatever the file's name.
+
+    mindspore_hl writes TensorBoard events (``brain.Event:2``) under MindSpore's ``*_MS`` names; real
+    MindSpore writes its own events (``MindSpore.Event:1``).
+    """
+    return "tb" if b"brain.Event:" in bytes(buf[start:start + length]) else "ms"
+
+
 class FileTail:
     """Reads the complete records of one file, remembering where it stopped.
 
@@ -70,6 +79,8 @@ class FileTail:
             scan = scan_frames(buf)
             for off, nbytes, why in scan.skipped:
                 run.problem(self.path, self.offset + off, f"{why}; skipped {nbytes} bytes")
+            if scan.starts.size and self.offset == 0 and self.fmt == "ms":
+                self.fmt = sniff_format(buf, int(scan.starts[0]), int(scan.lengths[0]))
             if scan.starts.size:
                 if self.fmt == "lineage":
                     decode_lineage(run, buf, scan.starts, scan.lengths, self.path, self.offset)

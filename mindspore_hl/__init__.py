@@ -25,6 +25,13 @@ from . import dataset  # noqa: E402
 from . import serialization  # noqa: E402
 from .serialization import save_checkpoint, load_checkpoint, load_param_into_net, export, load  # noqa: E402
 from . import parallel, communication  # noqa: E402
+from . import amp, callbacks, metrics, summary, train  # noqa: E402
+from .model import Model  # noqa: E402
+from .callbacks import (LossMonitor, TimeMonitor, ModelCheckpoint, CheckpointConfig, SummaryCollector,  # noqa: E402
+                        Callback, RunContext, History, LambdaCallback, EarlyStopping, ReduceLROnPlateau,
+                        LearningRateScheduler, BackupAndRestore, OnRequestExit)
+from .amp import FixedLossScaleManager, DynamicLossScaleManager, LossScaleManager, build_train_network  # noqa: E402
+from .summary import SummaryRecord  # noqa: E402
 from .parallel import (ParallelMode, set_auto_parallel_context, get_auto_parallel_context,  # noqa: E402
                        reset_auto_parallel_context)
 from . import _compat  # noqa: E402,F401  (registers mindspore-style module paths)

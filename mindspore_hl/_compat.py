@@ -76,6 +76,7 @@ _alias("common.initializer", "common.initializer")
 _alias("common.api", "_jit", {"jit": importlib.import_module(f"{_PKG}._jit").jit,
                               "jit_class": importlib.import_module(f"{_PKG}._jit").jit_class})
 _alias("context", "context")
+_alias("nn.metrics", "metrics")
 
 
 def _context_parallel_names():

@@ -58,7 +58,7 @@ class Accuracy(EvaluationBase):
     def eval(self):
         if self._total_num == 0:
             raise _empty(self)
-        return self._correct_num / self._total_num
+        return float(self._correct_num / self._total_num)  # a Python float, as MindSpore returns
 
 
 class TopKCategoricalAccuracy(Metric):
@@ -98,7 +98,7 @@ class TopKCategoricalAccuracy(Metric):
     def eval(self):
         if self._samples_num == 0:
             raise _empty(self)
-        return self._correct_num / self._samples_num
+        return float(self._correct_num / self._samples_num)
 
 
 class Top1CategoricalAccuracy(TopKCategoricalAccuracy):

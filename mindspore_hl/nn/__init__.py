@@ -10,5 +10,7 @@ from .optim import *  # noqa: F401,F403
 from .optim import __all__ as _optim_all
 from .wrap import *  # noqa: F401,F403
 from .wrap import __all__ as _wrap_all
+from ..metrics import *  # noqa: F401,F403  (MindSpore also exposes the metrics as nn.Accuracy & co)
+from ..metrics import __all__ as _metrics_all
 
-__all__ = ["Cell", "GraphCell", "DistributedGradReducer"] + _layer_all + _loss_all + _optim_all + _wrap_all
+__all__ = ["Cell", "GraphCell", "DistributedGradReducer"] + _layer_all + _loss_all + _optim_all + _wrap_all + _metrics_all
