@@ -73,7 +73,7 @@ def max_pool_nhwc(x, kernel, stride, full_pads, dilation, outs):
 
 def _argmax_nhwc(x, kernel, stride, full_pads, dilation):
     """Flat (h * W + w) index of each window's first maximum."""
-    n, h, w, c = x.shape
+    h, w = x.shape[1:3]
     idx = jnp.broadcast_to(jnp.arange(h * w, dtype=jnp.int64).reshape(1, h, w, 1), x.shape)
 
     def pick(a, b):

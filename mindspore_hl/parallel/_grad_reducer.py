@@ -47,7 +47,7 @@ class DistributedGradReducer(Cell):
         degree = self.degree
         if degree is None:
             plan = active_plan()
-            degree = 1 if plan is None else plan.data
+            degree = getattr(plan, "data", 1)  # 1 alone, and while a _Recorder traces abstractly
         if degree == 1:
             return grads
         return tuple(wrap(g._value * degree) if isinstance(g, Tensor) else g * degree for g in grads)

@@ -55,7 +55,7 @@ class _Conv(Cell):
         elif self.format == "NHWC":
             shape = (out_channels,) + self.kernel_size + (in_channels // group,)
         else:
-            shape = (out_channels, in_channels // group) + (() if nd == 2 else (1,)) + self.kernel_size
+            shape = (out_channels, in_channels // group) + self.kernel_size
         self.weight = make_param(self.weight_init, shape, dtype, cell_name=name)
         self.bias = None
         if self.has_bias:
@@ -104,8 +104,8 @@ class Conv2d(_Conv):
 class Conv1d(_Conv):
     """1-D convolution over (N, C_in, L).
 
-    As in MindSpore, the weight is stored as (out, in/group, 1, kernel_size) (a 2-D convolution with height 1),
-    so checkpoints move between the two. ``padding`` (pad_mode='pad'): an int or (left, right).
+    The weight is (out, in/group, kernel_size) (MindSpore 2.x; 1.x stored a 2-D kernel of height 1).
+    ``padding`` (pad_mode='pad'): an int or (left, right).
     """
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
@@ -117,7 +117,7 @@ class Conv1d(_Conv):
     def construct(self, x):
         check_input(self, x, ("N", self.in_channels, "L"), note=f"in_channels={self.in_channels}")
         check_float(self, x)
-        return ops.conv1d(x, self.weight[:, :, 0, :], self.bias, self.stride, self.pad_mode, self.padding,
+        return ops.conv1d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
                           self.dilation, self.group)
 
     def extend_repr(self):

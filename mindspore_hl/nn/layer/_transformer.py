@@ -81,7 +81,7 @@ class MultiheadAttention(Cell):
 
     def construct(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                   average_attn_weights=True):
-        e, h, hd = self.embed_dim, self.num_heads, self.head_dim
+        e, h = self.embed_dim, self.num_heads
         qs = check_input(self, query, ("L", "N", e), ("L", e), note=f"embed_dim={e}")
         check_input(self, key, ("S", "N", self.kdim), ("S", self.kdim), note=f"kdim={self.kdim}")
         check_input(self, value, ("S", "N", self.vdim), ("S", self.vdim), note=f"vdim={self.vdim}")

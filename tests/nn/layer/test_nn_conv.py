@@ -26,23 +26,24 @@ def conv_out(size, k, s, d, lo, hi):
     return (size + lo + hi - d * (k - 1) - 1) // s + 1
 
 
+def _taps(xp, kh, kw, stride, dilation, oh, ow):
+    """(N, C, OH, OW, kH*kW): the input under each kernel tap of each output position (im2col by slicing)."""
+    (sh, sw), (dh, dw) = stride, dilation
+    return jnp.stack([xp[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw]
+                      for i in range(kh) for j in range(kw)], axis=-1)
+
+
 def ref_conv2d(x, w, b, stride, pads, dilation, groups):
-    """Sum over kernel offsets of strided input slices times the weight tap (no lax.conv)."""
+    """Explicit correlation: output = sum over channels and kernel taps of input patch * weight (no lax.conv)."""
     x = jnp.pad(x, ((0, 0), (0, 0), pads[0], pads[1]))
     _, _, h, wd = x.shape
     o, cg, kh, kw = w.shape
     (sh, sw), (dh, dw) = stride, dilation
     oh, ow = (h - dh * (kh - 1) - 1) // sh + 1, (wd - dw * (kw - 1) - 1) // sw + 1
-    og, outs = o // groups, []
-    for g in range(groups):
-        xg, wg = x[:, g * cg:(g + 1) * cg], w[g * og:(g + 1) * og]
-        acc = 0
-        for i in range(kh):
-            for j in range(kw):
-                patch = xg[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw]
-                acc = acc + jnp.einsum("nchw,oc->nohw", patch, wg[:, :, i, j])
-        outs.append(acc)
-    out = jnp.concatenate(outs, axis=1)
+    patches = _taps(x, kh, kw, stride, dilation, oh, ow)
+    og = o // groups
+    out = jnp.concatenate([jnp.einsum("nchwk,ock->nohw", patches[:, g * cg:(g + 1) * cg],
+                                      w[g * og:(g + 1) * og].reshape(og, cg, kh * kw)) for g in range(groups)], axis=1)
     return out if b is None else out + b[None, :, None, None]
 
 
@@ -139,7 +140,7 @@ def test_conv2d_nhwc_matches_nchw(mode):
 
 
 def ref_conv1d(x, w, b, stride, pads, dilation, groups):
-    return ref_conv2d(x[:, :, None, :], w, b, (1, stride), ((0, 0), pads), (1, dilation), groups)[:, :, 0, :]
+    return ref_conv2d(x[:, :, None, :], w[:, :, None, :], b, (1, stride), ((0, 0), pads), (1, dilation), groups)[:, :, 0, :]
 
 
 @pytest.mark.parametrize("kw, length", [
@@ -152,7 +153,7 @@ def test_conv1d(mode, kw, length):
     m = kw.get("pad_mode", "same")
     pads = same_pad(length, k, s, d) if m == "same" else (0, 0) if m == "valid" else (kw["padding"],) * 2
     cin, cout = kw["in_channels"], kw["out_channels"]
-    params = [("weight", (cout, cin // g, 1, k))] + ([("bias", (cout,))] if kw.get("has_bias") else [])
+    params = [("weight", (cout, cin // g, k))] + ([("bias", (cout,))] if kw.get("has_bias") else [])
     run_layer_test(lambda: nn.Conv1d(**kw), [_x(2, cin, length)],
                    expected_shape=(2, cout, conv_out(length, k, s, d, *pads)), params=params,
                    reference=lambda p, x: ref_conv1d(x, p["weight"], p.get("bias"), s, pads, d, g),
@@ -160,20 +161,22 @@ def test_conv1d(mode, kw, length):
 
 
 def ref_conv_transpose2d(x, w, b, stride, pads, dilation, groups, out_hw):
-    """Scatter definition: out[y*s + i*d - top, x*s + j*d - left] += in[y, x] * w[c, o, i, j]."""
+    """Definition: out[y*s + i*d - top, x*s + j*d - left] += in[y, x] * w[c, o, i, j], computed as a gather.
+
+    The stride-dilated input, zero-padded by d*(k-1), is read under every kernel tap with the kernel flipped.
+    """
     n, cin, h, wd = x.shape
     _, og, kh, kw = w.shape
     (sh, sw), (dh, dw) = stride, dilation
-    fh, fw = (h - 1) * sh + dh * (kh - 1) + 1, (wd - 1) * sw + dw * (kw - 1) + 1
+    xd = jnp.zeros((n, cin, (h - 1) * sh + 1, (wd - 1) * sw + 1), x.dtype).at[:, :, ::sh, ::sw].set(x)
+    eh, ew = dh * (kh - 1), dw * (kw - 1)
+    xp = jnp.pad(xd, ((0, 0), (0, 0), (eh, eh), (ew, ew)))
+    fh, fw = xd.shape[2] + eh, xd.shape[3] + ew  # the full (uncropped) output
+    patches = _taps(xp, kh, kw, (1, 1), dilation, fh, fw)
+    wf = w[:, :, ::-1, ::-1]
     cg = cin // groups
-    full = jnp.zeros((n, og * groups, fh, fw), x.dtype)
-    for g in range(groups):
-        xg, wg = x[:, g * cg:(g + 1) * cg], w[g * cg:(g + 1) * cg]
-        for i in range(kh):
-            for j in range(kw):
-                contrib = jnp.einsum("nchw,co->nohw", xg, wg[:, :, i, j])
-                full = full.at[:, g * og:(g + 1) * og, i * dh:i * dh + (h - 1) * sh + 1:sh,
-                               j * dw:j * dw + (wd - 1) * sw + 1:sw].add(contrib)
+    full = jnp.concatenate([jnp.einsum("nchwk,cok->nohw", patches[:, g * cg:(g + 1) * cg],
+                                       wf[g * cg:(g + 1) * cg].reshape(cg, og, kh * kw)) for g in range(groups)], axis=1)
     (top, _), (left, _) = pads
     oh, ow = out_hw
     full = jnp.pad(full, ((0, 0), (0, 0), (0, max(top + oh - fh, 0)), (0, max(left + ow - fw, 0))))
