@@ -1,0 +1,53 @@
+"""Convolution as matrix products (im2col): the NHWC convolution XLA:CPU is slow at, written with ``dot``.
+
+XLA:CPU's convolution emitter is fast on large feature maps but pathological on small ones: a 3x3 convolution
+whose output is 2x2 or 1x1 (ResNet's last stages on CIFAR-sized inputs) takes ~100x longer forward and
+backward than the same arithmetic as a matrix product, and a 1x1 convolution's weight gradient ~2.5x longer
+(measured per op on the 2-core CPU, benchmarks/NOTES.md). For those shapes the convolution is computed as
+``concat(strided slices of the padded input) @ weight``; autodiff of that expression is again a product for
+the weight gradient (patches^T @ dy) and a product plus padded adds for the input gradient, and forward mode
+(``ops.jvp``) keeps working since no custom derivative rule is involved.
+"""
+import jax.numpy as jnp
+from jax import lax
+
+__all__ = ["gemm_suits", "conv_gemm"]
+
+
+def _out_size(size, kernel, stride, dilation, pads):
+    return (size + pads[0] + pads[1] - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def gemm_suits(x_shape, w_shape, stride, pads, dilation, groups):
+    """True where the matrix-product form beats XLA:CPU's convolution (static shapes; NHWC input, HWIO weight).
+
+    1x1 kernels always (a plain product, strided by slicing); larger kernels when the output is at most 4x4
+    positions, or at most 8x8 with at least 256 input channels, where the product's inner size is large enough.
+    """
+    if groups != 1:
+        return False
+    kh, kw, ci, _ = w_shape
+    if kh == kw == 1:
+        return True
+    ho = _out_size(x_shape[1], kh, stride[0], dilation[0], pads[0])
+    wo = _out_size(x_shape[2], kw, stride[1], dilation[1], pads[1])
+    return ho * wo <= 16 or (ho * wo <= 64 and ci >= 256)
+
+
+def conv_gemm(x, w, stride, pads, dilation):
+    """NHWC convolution of ``x`` with an HWIO weight ``w`` (groups=1) as patches @ weight."""
+    kh, kw, ci, co = w.shape
+    n, h, wd, _ = x.shape
+    ho = _out_size(h, kh, stride[0], dilation[0], pads[0])
+    wo = _out_size(wd, kw, stride[1], dilation[1], pads[1])
+    if any(p for pair in pads for p in pair):
+        x = jnp.pad(x, ((0, 0), tuple(pads[0]), tuple(pads[1]), (0, 0)))
+    taps = []
+    for i in range(kh):
+        for j in range(kw):
+            top, left = i * dilation[0], j * dilation[1]
+            taps.append(lax.slice(x, (0, top, left, 0),
+                                  (n, top + (ho - 1) * stride[0] + 1, left + (wo - 1) * stride[1] + 1, ci),
+                                  (1, stride[0], stride[1], 1)))
+    patches = taps[0] if len(taps) == 1 else jnp.concatenate(taps, axis=-1)
+    return jnp.dot(patches, w.reshape(kh * kw * ci, co))
