@@ -10,7 +10,8 @@ Momentum(0.01, 0.9) on in-memory random batches (the data pipeline is ``benchmar
   iterator with ``output_numpy=True`` gives them); ``model_sink``: the same with ``dataset_sink_mode=True``;
 * ``train_one_step``: ``TrainOneStepCell(WithLossCell(net, loss), opt)(x, y)`` in GRAPH_MODE on Tensors;
 * ``jax_floor``: the same network hand-written in JAX, NHWC (``benchmarks/_floors.py``), one jitted step;
-* ``torch``: PyTorch eager (skipped when torch is not installed).
+* ``torch`` / ``torch_1t``: PyTorch eager with all cores / one thread (skipped when torch is not installed);
+  ``vs_torch`` compares with the faster of the two in each round (on a busy 2-core machine one thread wins).
 
 All configurations of a case run in this process, interleaved round by round (the order rotates), because the
 2-core machine is shared and absolute times drift; each ratio is the median over rounds of that round's ratio.
@@ -131,10 +132,12 @@ class JaxFloorConfig:
 
 
 class TorchConfig:
-    """PyTorch eager on NCHW tensors (converted once, outside the timing)."""
+    """PyTorch eager on NCHW tensors (converted once, outside the timing), with ``threads`` intra-op threads."""
 
-    def __init__(self, case, batches):
+    def __init__(self, case, batches, threads):
         self.floor = _floors.TorchFloor(CASES[case][0])
+        self.threads = threads
+        self.floor.torch.set_num_threads(threads)
         self.batches = [self.floor.convert(x, y) for x, y in batches]
         start = time.perf_counter()
         self.floor.step(*self.batches[0])
@@ -142,6 +145,7 @@ class TorchConfig:
         self.xla_mb = None
 
     def round(self):
+        self.floor.torch.set_num_threads(self.threads)
         start = time.perf_counter()
         for x, y in self.batches:
             self.floor.step(x, y)
@@ -171,22 +175,26 @@ def run_case(case, rounds, steps=None, configs=None):
             built[name] = TrainOneStepConfig(case, batches)
         elif name == "jax_floor":
             built[name] = JaxFloorConfig(case, batches)
-        elif name == "torch":
-            built[name] = TorchConfig(case, batches)
+        elif name == "torch":  # all cores (torch's default) and one thread: on a busy machine one is faster
+            built[name] = TorchConfig(case, batches, os.cpu_count())
+            if os.cpu_count() > 1:
+                built["torch_1t"] = TorchConfig(case, batches, 1)
     times = {name: [] for name in built}
     order = list(built)
     for r in range(rounds):
         for name in order[r % len(order):] + order[:r % len(order)]:
             times[name].append(built[name].round() / steps)
     med = {name: float(np.median(t)) for name, t in times.items()}
+    if "torch_1t" in times:  # the PyTorch floor of a round is its faster thread setting
+        times["torch_best"] = list(np.minimum(times["torch"], times["torch_1t"]))
     result = {"case": case, "batch": batch, "input": list(shape), "steps_per_round": steps, "rounds": rounds,
               "configs": {}}
     for name, cfg in built.items():
         entry = {"ms_per_step": round(med[name] * 1e3, 3), "samples_per_s": round(batch / med[name], 1),
                  "compile_s": round(cfg.compile_s, 2), "xla_mb": cfg.xla_mb}
-        for floor in ("jax_floor", "torch"):
-            if floor in times and name != floor:
-                entry[f"vs_{floor}"] = round(float(np.median(np.array(times[floor]) / np.array(times[name]))), 3)
+        for key, floor in (("vs_jax_floor", "jax_floor"), ("vs_torch", "torch_best" if "torch_best" in times else "torch")):
+            if floor in times and not name.startswith(floor.split("_best")[0]):
+                entry[key] = round(float(np.median(np.array(times[floor]) / np.array(times[name]))), 3)
         if case in MS210_GRAPH:
             entry["vs_ms210"] = round(batch / med[name] / MS210_GRAPH[case], 1)
         result["configs"][name] = entry

@@ -19,6 +19,28 @@ from .common.tensor import Tensor, wrap
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
+# XLA:CPU hands convolutions to YNNPACK by default; for small-channel convolutions (LeNet) YNNPACK's weight
+# gradient is 3-4x slower than XLA's own emitter, so compiled steps keep YNNPACK for products and reductions only
+# (LeNet5 train step 1.26x faster at batch 256, ResNet50 unchanged; benchmarks/NOTES.md). A user's XLA_FLAGS
+# setting of the option wins; a jaxlib that does not know the option gets none.
+_CPU_OPTIONS = {"xla_cpu_experimental_ynn_fusion_type": "LIBRARY_FUSION_TYPE_INDIVIDUAL_DOT,LIBRARY_FUSION_TYPE_REDUCE"}
+_options = []
+
+
+def compiler_options():
+    """The XLA compiler options of every compiled step (None off CPU)."""
+    if not _options:
+        opts = None
+        if jax.default_backend() == "cpu" and not any(k in os.environ.get("XLA_FLAGS", "") for k in _CPU_OPTIONS):
+            try:
+                jax.jit(lambda a: a + 1, compiler_options=_CPU_OPTIONS).lower(np.float32(0)).compile()
+                opts = dict(_CPU_OPTIONS)
+            except Exception:  # an XLA that does not know the option: default compilation
+                opts = None
+        _options.append(opts)
+    return _options[0]
+
+
 def _is_array(x):
     return isinstance(x, (Tensor, jax.Array, np.ndarray))
 
@@ -143,7 +165,8 @@ class CompiledFunction:
         from .parallel._plan import plan_step  # not at import time: parallel imports nn
         donate = (0,) if self.donate else ()
         plan = plan_step(self, params, dyn, step)  # None in STAND_ALONE; else mesh shardings for state and inputs
-        jitted = jax.jit(step, donate_argnums=donate) if plan is None else plan.jit(step, donate)
+        jitted = (jax.jit(step, donate_argnums=donate, compiler_options=compiler_options()) if plan is None
+                  else plan.jit(step, donate))
         return _Entry(jitted, params, plan)
 
     def __call__(self, *args):
@@ -213,6 +236,10 @@ def _explain(e, name):
                      jax.errors.TracerIntegerConversionError)
     is_bool = isinstance(e, tracer_errors) or (isinstance(e, TypeError) and "truth value" in str(e))
     if not is_bool:
+        # Our own errors (a layer's shape check, say) need no note about JAX's hidden frames.
+        notes = getattr(e, "__notes__", None)
+        if notes and not type(e).__module__.startswith("jax"):
+            e.__notes__ = [n for n in notes if "JAX has removed its internal frames" not in n]
         return e
     fr = _user_frame(e.__traceback__)
     where = f'File "{fr.filename}", line {fr.lineno}, in {fr.name}:\n    {fr.line}\n' if fr else ""

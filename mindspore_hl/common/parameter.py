@@ -61,6 +61,8 @@ class Parameter(Tensor):
     def set_data(self, data, slice_shape=False):
         """Replace the value (cast to this Parameter's dtype); inside a compiled step it records an update."""
         arr = to_array(data)
+        if isinstance(data, Tensor) and arr is data._value and isinstance(arr, jax.Array):
+            arr = jnp.array(arr, copy=True)  # own the buffer: compiled steps donate Parameter buffers
         if not slice_shape and tuple(arr.shape) != tuple(self.shape) and self._data is not None:
             if arr.size != self.size or arr.ndim:
                 raise ValueError(f"Parameter '{self.name}'.set_data: shape {tuple(arr.shape)} does not match the "

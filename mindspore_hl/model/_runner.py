@@ -97,7 +97,7 @@ class StepRunner:
     def _build(self, sink):
         step = self._pure_step()
         if not sink:
-            return jax.jit(step, donate_argnums=(0,))
+            return jax.jit(step, donate_argnums=(0,), compiler_options=_jit.compiler_options())
 
         def scan(state, rng, stacked):
             def body(carry, arrays):
@@ -106,7 +106,7 @@ class StepRunner:
             (state, rng), outs = jax.lax.scan(body, (state, rng), stacked)
             return outs, state, rng
 
-        return jax.jit(scan, donate_argnums=(0,))
+        return jax.jit(scan, donate_argnums=(0,), compiler_options=_jit.compiler_options())
 
     def steps_per_sink_call(self, columns):
         """How many batches like ``columns`` one sink call takes (1: one call per step, see the module doc)."""

@@ -98,7 +98,7 @@ def normalize(x, axes, eps):
 
 @functools.partial(jax.jit, static_argnums=(1, 4, 5))
 def layer_norm_axes(x, begin_norm_axis, gamma, beta, eps, begin_params_axis):
-    """Normalise over axes [begin_norm_axis:], then scale/shift by gamma/beta shaped like x.shape[begin_params_axis:]."""
+    """Normalise over axes [begin_norm_axis:]; scale/shift by gamma/beta shaped x.shape[begin_params_axis:]."""
     nd = x.ndim
     y = normalize(x, tuple(range(begin_norm_axis % nd, nd)), eps)
     pshape = x.shape[begin_params_axis % nd:]

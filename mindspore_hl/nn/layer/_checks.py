@@ -54,7 +54,10 @@ def positive_int(cell_name, what, v):
 
 def int_tuple(cell_name, what, v, n=2, allow_zero=False):
     """An int or n ints -> n-tuple of ints (positive, or non-negative with ``allow_zero``)."""
-    vals = (v,) * n if isinstance(v, int) and not isinstance(v, bool) else tuple(v) if isinstance(v, (tuple, list)) else ()
+    if isinstance(v, int) and not isinstance(v, bool):
+        vals = (v,) * n
+    else:
+        vals = tuple(v) if isinstance(v, (tuple, list)) else ()
     low = 0 if allow_zero else 1
     if len(vals) != n or not all(isinstance(i, int) and not isinstance(i, bool) and i >= low for i in vals):
         kind = "non-negative" if allow_zero else "positive"

@@ -28,7 +28,7 @@ def _padding(name, pad_mode, padding, n_pairs):
 
 
 class _Conv(Cell):
-    """Shared constructor: validation, weight (default HeUniform(sqrt(5))) and bias (default Uniform(1/sqrt(fan_in)))."""
+    """Shared constructor: validation, weight (default HeUniform(sqrt(5))), bias (default Uniform(1/sqrt(fan_in)))."""
 
     def __init__(self, in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
                  weight_init, bias_init, data_format, dtype, transposed=False, nd=2):

@@ -31,7 +31,8 @@ class _BatchNorm(Cell):
         if not isinstance(eps, (int, float)) or eps <= 0:
             raise ValueError(f"{name}: 'eps' must be > 0, but got {eps!r}.")
         if use_batch_statistics not in (None, True, False):
-            raise ValueError(f"{name}: 'use_batch_statistics' must be None, True or False, got {use_batch_statistics!r}.")
+            raise ValueError(f"{name}: 'use_batch_statistics' must be None, True or False, "
+                             f"got {use_batch_statistics!r}.")
         self.format = choice(name, "data_format", data_format, ("NCHW",))
         self.eps = eps
         self.momentum = 1.0 - momentum  # stored as the update factor, as MindSpore does (its repr shows this)
@@ -107,7 +108,8 @@ class LayerNorm(Cell):
         if not (-nd <= self.begin_norm_axis < nd and -nd <= self.begin_params_axis < nd) or \
                 shape[self.begin_params_axis % nd:] != self.normalized_shape:
             raise ValueError(f"LayerNorm: input shape {shape} does not fit begin_norm_axis={self.begin_norm_axis}, "
-                             f"begin_params_axis={self.begin_params_axis} and normalized_shape={self.normalized_shape}.")
+                             f"begin_params_axis={self.begin_params_axis} and "
+                             f"normalized_shape={self.normalized_shape}.")
         return wrap(layer_norm_axes(x._value, self.begin_norm_axis, self.gamma._value, self.beta._value, self.epsilon,
                                     self.begin_params_axis))
 

@@ -15,7 +15,8 @@ def _pad_arg(name, pad_mode, padding):
             all(isinstance(p, int) and p >= 0 for p in padding)
         padding = tuple(padding) if ok else padding
     if not ok:
-        raise ValueError(f"{name}: 'padding' must be a non-negative int, 2 or 4 non-negative ints, but got {padding!r}.")
+        raise ValueError(f"{name}: 'padding' must be a non-negative int, 2 or 4 non-negative ints, "
+                         f"but got {padding!r}.")
     if pad_mode != "pad" and padding not in (0, (0, 0), (0, 0, 0, 0)):
         raise ValueError(f"{name}: 'padding' must be 0 when pad_mode is '{pad_mode}', but got {padding!r}; use "
                          f"pad_mode='pad'.")

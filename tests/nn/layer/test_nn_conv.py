@@ -140,7 +140,8 @@ def test_conv2d_nhwc_matches_nchw(mode):
 
 
 def ref_conv1d(x, w, b, stride, pads, dilation, groups):
-    return ref_conv2d(x[:, :, None, :], w[:, :, None, :], b, (1, stride), ((0, 0), pads), (1, dilation), groups)[:, :, 0, :]
+    out = ref_conv2d(x[:, :, None, :], w[:, :, None, :], b, (1, stride), ((0, 0), pads), (1, dilation), groups)
+    return out[:, :, 0, :]
 
 
 @pytest.mark.parametrize("kw, length", [
@@ -176,7 +177,8 @@ def ref_conv_transpose2d(x, w, b, stride, pads, dilation, groups, out_hw):
     wf = w[:, :, ::-1, ::-1]
     cg = cin // groups
     full = jnp.concatenate([jnp.einsum("nchwk,cok->nohw", patches[:, g * cg:(g + 1) * cg],
-                                       wf[g * cg:(g + 1) * cg].reshape(cg, og, kh * kw)) for g in range(groups)], axis=1)
+                                       wf[g * cg:(g + 1) * cg].reshape(cg, og, kh * kw))
+                            for g in range(groups)], axis=1)
     (top, _), (left, _) = pads
     oh, ow = out_hw
     full = jnp.pad(full, ((0, 0), (0, 0), (0, max(top + oh - fh, 0)), (0, max(left + ow - fw, 0))))
