@@ -1,6 +1,6 @@
 """Networks and a training loop for the parallel tests, built from the real nn layers and optimizers.
 
-``LeNet5`` is ModelZoo LeNet5 (the definition in /work/shared/fixtures/ms_reference_nets.py). Parameters come
+``LeNet5`` is ModelZoo LeNet5 (model_zoo/lenet). Parameters come
 from ``ms.set_seed(seed)``, so two networks built with the same seed are identical; ``train`` runs the same
 TrainOneStepCell loop for any parallel mode so that runs can be compared parameter by parameter.
 """
@@ -8,30 +8,7 @@ import numpy as np
 
 import mindspore_hl as ms
 from mindspore_hl import nn
-from mindspore_hl.common.initializer import Normal
-
-
-class LeNet5(nn.Cell):
-    """ModelZoo LeNet5 (input N x 1 x 32 x 32)."""
-
-    def __init__(self, num_class=10, num_channel=1):
-        super().__init__()
-        self.conv1 = nn.Conv2d(num_channel, 6, 5, pad_mode="valid")
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-        self.fc1 = nn.Dense(16 * 5 * 5, 120, weight_init=Normal(0.02))
-        self.fc2 = nn.Dense(120, 84, weight_init=Normal(0.02))
-        self.fc3 = nn.Dense(84, num_class, weight_init=Normal(0.02))
-        self.relu = nn.ReLU()
-        self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-
-    def construct(self, x):
-        x = self.max_pool2d(self.relu(self.conv1(x)))
-        x = self.max_pool2d(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        return self.fc3(x)
+from model_zoo.lenet.src import LeNet5  # noqa: F401  (re-exported for the parallel tests)
 
 
 class MLP(nn.Cell):

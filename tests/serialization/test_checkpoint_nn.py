@@ -5,29 +5,7 @@ import mindspore_hl as ms
 from ckpt_test_support import LENET
 from mindspore_hl import nn
 from mindspore_hl.serialization import load_checkpoint, load_param_into_net, save_checkpoint
-
-
-class LeNet5(nn.Cell):
-    """ModelZoo LeNet5(num_class=10, num_channel=1), as in the fixture's ms_reference_nets.py."""
-
-    def __init__(self):
-        super().__init__()
-        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-        self.fc1 = nn.Dense(16 * 5 * 5, 120)
-        self.fc2 = nn.Dense(120, 84)
-        self.fc3 = nn.Dense(84, 10)
-        self.relu = nn.ReLU()
-        self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-
-    def construct(self, x):
-        x = self.max_pool2d(self.relu(self.conv1(x)))
-        x = self.max_pool2d(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        return self.fc3(x)
+from model_zoo.lenet.src import LeNet5
 
 
 def test_lenet_fixture_reproduces_mindspore_logits():
