@@ -3,7 +3,6 @@ import numpy as np
 
 import mindspore_hl as ms
 from ckpt_test_support import LENET
-from mindspore_hl import nn
 from mindspore_hl.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from model_zoo.lenet.src import LeNet5
 
