@@ -60,14 +60,18 @@ def _xla_mb(compiled):
 
 
 class ModelConfig:
-    """``Model.train`` over one epoch of the batches (``sink``: dataset_sink_mode=True)."""
+    """``Model.train`` over one epoch of the batches (``sink``: dataset_sink_mode=True).
 
-    def __init__(self, case, batches, sink=False, model=None):
+    Args:
+        make: () -> (network, loss, optimizer); batches: list of (data, label) NumPy arrays.
+    """
+
+    def __init__(self, make, batches, sink=False, model=None):
         from mindspore_hl.train import Model
         self.model, self.batches, self.sink = model, batches, sink
         self.compile_s, self.xla_mb = 0.0, None
         if model is None:  # else share a built Model (on CPU a sink reuses the per-step executable)
-            net, loss, opt = ms_network(CASES[case][0])
+            net, loss, opt = make()
             self.model = model = Model(net, loss, opt)
             start = time.perf_counter()
             model.build(train_dataset=batches[:1], sink_mode=False)  # ahead-of-time compile of the step
@@ -85,10 +89,10 @@ class ModelConfig:
 class TrainOneStepConfig:
     """A GRAPH_MODE ``TrainOneStepCell`` called once per batch on Tensors."""
 
-    def __init__(self, case, batches):
+    def __init__(self, make, batches):
         import mindspore_hl as ms
         from mindspore_hl import nn
-        net, loss, opt = ms_network(CASES[case][0])
+        net, loss, opt = make()
         self.train_net = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
         self.train_net.set_train(True)
         self.batches = [(ms.Tensor(x), ms.Tensor(y)) for x, y in batches]
@@ -109,9 +113,9 @@ class TrainOneStepConfig:
 class JaxFloorConfig:
     """The hand-written NHWC JAX step (inputs transposed to NHWC once, outside the timing)."""
 
-    def __init__(self, case, batches):
-        net, _, _ = ms_network(CASES[case][0])
-        make_params, forward = _floors.JAX_NETS[CASES[case][0]]
+    def __init__(self, name, batches):
+        net, _, _ = ms_network(name)
+        make_params, forward = _floors.JAX_NETS[name]
         params, stats = make_params(_floors.ms_params(net))
         self.floor = _floors.JaxFloor(params, stats, forward)
         self.batches = [(np.ascontiguousarray(x.transpose(0, 2, 3, 1)), y) for x, y in batches]
@@ -134,8 +138,8 @@ class JaxFloorConfig:
 class TorchConfig:
     """PyTorch eager on NCHW tensors (converted once, outside the timing), with ``threads`` intra-op threads."""
 
-    def __init__(self, case, batches, threads):
-        self.floor = _floors.TorchFloor(CASES[case][0])
+    def __init__(self, name, batches, threads):
+        self.floor = _floors.TorchFloor(name)
         self.threads = threads
         self.floor.torch.set_num_threads(threads)
         self.batches = [self.floor.convert(x, y) for x, y in batches]
@@ -156,7 +160,7 @@ def run_case(case, rounds, steps=None, configs=None):
     """Median seconds per step of each configuration and the per-round ratios, for one case."""
     import mindspore_hl as ms
     ms.set_context(mode=ms.GRAPH_MODE)
-    _, batch, shape, default_steps = CASES[case]
+    net_name, batch, shape, default_steps = CASES[case]
     steps = steps or default_steps
     rng = np.random.default_rng(0)
     batches = [(rng.normal(size=(batch,) + shape).astype(np.float32), rng.integers(0, 10, batch).astype(np.int32))
@@ -165,20 +169,21 @@ def run_case(case, rounds, steps=None, configs=None):
     if "torch" in wanted and not _floors.torch_available():
         wanted = [c for c in wanted if c != "torch"]
     built = {}
+    make = lambda: ms_network(net_name)  # noqa: E731
     for name in wanted:
         if name == "model":
-            built[name] = ModelConfig(case, batches)
+            built[name] = ModelConfig(make, batches)
         elif name == "model_sink":
             base = built.get("model")  # the same Model: sink mode on CPU reuses the per-step executable
-            built[name] = ModelConfig(case, batches, sink=True, model=None if base is None else base.model)
+            built[name] = ModelConfig(make, batches, sink=True, model=None if base is None else base.model)
         elif name == "train_one_step":
-            built[name] = TrainOneStepConfig(case, batches)
+            built[name] = TrainOneStepConfig(make, batches)
         elif name == "jax_floor":
-            built[name] = JaxFloorConfig(case, batches)
+            built[name] = JaxFloorConfig(net_name, batches)
         elif name == "torch":  # all cores (torch's default) and one thread: on a busy machine one is faster
-            built[name] = TorchConfig(case, batches, os.cpu_count())
+            built[name] = TorchConfig(net_name, batches, os.cpu_count())
             if os.cpu_count() > 1:
-                built["torch_1t"] = TorchConfig(case, batches, 1)
+                built["torch_1t"] = TorchConfig(net_name, batches, 1)
     times = {name: [] for name in built}
     order = list(built)
     for r in range(rounds):

@@ -14,7 +14,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from ._core import op, check
-from ._nn_conv_gemm import conv_gemm, conv_stencil, gemm_suits, stencil_suits
+from ._nn_conv_gemm import conv_gemm, gemm_suits
 
 __all__ = ["conv1d", "conv2d", "conv_transpose2d"]
 
@@ -86,15 +86,12 @@ def _check_conv(name, shape, w, groups, nd):
 def conv_nhwc(x, w, stride, pads, dilation, groups):
     """2-D convolution of an NHWC array with an OIHW weight (the one internal convolution).
 
-    Shapes XLA:CPU's convolution is slow at run as matrix products (1x1 kernels, tiny outputs) or as a
-    stencil of multiply-adds (tiny contractions), see ``_nn_conv_gemm``.
+    Shapes XLA:CPU's convolution is slow at (1x1 kernels, tiny outputs) run as matrix products instead.
     """
-    w = jnp.transpose(w, (2, 3, 1, 0)).astype(x.dtype)
+    w = w.astype(x.dtype)
     if gemm_suits(x.shape, w.shape, stride, pads, dilation, groups):
         return conv_gemm(x, w, stride, pads, dilation)
-    if stencil_suits(w.shape, groups):
-        return conv_stencil(x, w, stride, pads, dilation)
-    return lax.conv_general_dilated(x, w, stride, pads, rhs_dilation=dilation,
+    return lax.conv_general_dilated(x, jnp.transpose(w, (2, 3, 1, 0)), stride, pads, rhs_dilation=dilation,
                                     dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups)
 
 
