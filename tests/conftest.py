@@ -6,6 +6,8 @@ os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 
 import pytest  # noqa: E402
 
+pytest_plugins = ["training_fixtures"]  # batches / model_factory / batch_factory for Model and callback tests
+
 import mindspore_hl as ms  # noqa: E402
 
 SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared"
