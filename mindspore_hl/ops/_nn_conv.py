@@ -14,7 +14,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from ._core import op, check
-from ._nn_conv_gemm import conv_gemm, gemm_suits
+from ._nn_conv_gemm import conv_few_inputs, conv_gemm, few_inputs_suits, gemm_suits
 
 __all__ = ["conv1d", "conv2d", "conv_transpose2d"]
 
@@ -86,11 +86,14 @@ def _check_conv(name, shape, w, groups, nd):
 def conv_nhwc(x, w, stride, pads, dilation, groups):
     """2-D convolution of an NHWC array with an OIHW weight (the one internal convolution).
 
-    Shapes XLA:CPU's convolution is slow at (1x1 kernels, tiny outputs) run as matrix products instead.
+    Shapes XLA:CPU's convolution is slow at run as matrix products instead: 1x1 kernels and tiny outputs
+    entirely, and the input gradient when there are few input channels (see ``_nn_conv_gemm``).
     """
     w = w.astype(x.dtype)
     if gemm_suits(x.shape, w.shape, stride, pads, dilation, groups):
         return conv_gemm(x, w, stride, pads, dilation)
+    if few_inputs_suits(w.shape, groups):
+        return conv_few_inputs(x, w, tuple(stride), tuple(tuple(p) for p in pads), tuple(dilation))
     return lax.conv_general_dilated(x, jnp.transpose(w, (2, 3, 1, 0)), stride, pads, rhs_dilation=dilation,
                                     dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups)
 

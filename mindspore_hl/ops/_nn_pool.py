@@ -1,8 +1,8 @@
 """2-D pooling: ``max_pool2d``, ``avg_pool2d``, ``adaptive_avg_pool2d`` (NCHW outside, NHWC inside).
 
-``reduce_window`` max pooling and its gradient (select-and-scatter) are slow on XLA:CPU, so windows that
-tile the input exactly (kernel == stride, no padding, no dilation) are pooled by reshape + max / mean and
-other max pools by a maximum over the kernel's strided slices.
+``reduce_window`` max pooling and its gradient (select-and-scatter) are slow on XLA:CPU, so max pools are
+a maximum over the kernel's strided slices (with an explicit derivative), and average pools whose windows
+tile the input exactly (kernel == stride, no padding, no dilation) are reshape + mean.
 """
 import functools
 
@@ -50,25 +50,43 @@ def _lowest(dtype):
     return -jnp.inf if jnp.issubdtype(dtype, jnp.floating) else jnp.iinfo(dtype).min
 
 
+def _window_taps(xp, kernel, stride, dilation, outs):
+    """The kernel taps' strided views of the (padded) input, each shaped like the pooled output."""
+    n, _, _, c = xp.shape
+    (oh, ow), (kh, kw), (sh, sw), (dh, dw) = outs, kernel, stride, dilation
+    return [lax.slice(xp, (0, i * dh, j * dw, 0), (n, i * dh + (oh - 1) * sh + 1, j * dw + (ow - 1) * sw + 1, c),
+                      (1, sh, sw, 1)) for i in range(kh) for j in range(kw)]
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2, 3, 4))
+def _window_max(xp, kernel, stride, dilation, outs):
+    return functools.reduce(jnp.maximum, _window_taps(xp, kernel, stride, dilation, outs))
+
+
+@_window_max.defjvp
+def _window_max_jvp(kernel, stride, dilation, outs, primals, tangents):
+    # Tied maxima share the gradient equally (as reduce_max's derivative does). Written out, the derivative
+    # compares each tap with the pooled maximum once; autodiff of the chain of maximums instead re-evaluated
+    # the chain for every tap (ResNet50's 3x3 stem pool: 71 ms of a 1.24 s step).
+    (xp,), (txp,) = primals, tangents
+    taps = _window_taps(xp, kernel, stride, dilation, outs)
+    out = functools.reduce(jnp.maximum, taps)
+    hits = [(tap == out).astype(txp.dtype) for tap in taps]
+    shared = sum(h * t for h, t in zip(hits, _window_taps(txp, kernel, stride, dilation, outs)))
+    return out, shared / sum(hits)
+
+
 def max_pool_nhwc(x, kernel, stride, full_pads, dilation, outs):
     """Max pooling of an NHWC array (the one internal max pool).
 
-    Tiling windows: reshape + max. Otherwise the elementwise maximum over the kernel's strided slices of the
-    padded input: its gradient is ~2x faster on XLA:CPU than reduce_window's select-and-scatter and, unlike
-    it, supports dilation. (Tied maxima share the gradient instead of the first one taking it all.)
+    The elementwise maximum over the kernel's strided slices of the padded input, with an explicit
+    derivative (tied maxima share the gradient equally). On XLA:CPU this is faster than ``reduce_window``
+    (whose gradient is select-and-scatter) and than reshape + max for windows that tile the input (forward
+    2-3x, forward + backward ~1.2x on LeNet's pools), and it supports dilation.
     """
-    n, h, w, c = x.shape
-    (oh, ow), (kh, kw), (sh, sw), (dh, dw) = outs, kernel, stride, dilation
-    if _tiles(kernel, stride, dilation, full_pads, (h, w), outs):
-        return x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c).max(axis=(2, 4))
-    xp = jnp.pad(x, ((0, 0), *full_pads, (0, 0)), constant_values=_lowest(x.dtype))
-    out = None
-    for i in range(kh):
-        for j in range(kw):
-            tap = lax.slice(xp, (0, i * dh, j * dw, 0), (n, i * dh + (oh - 1) * sh + 1, j * dw + (ow - 1) * sw + 1, c),
-                            (1, sh, sw, 1))
-            out = tap if out is None else jnp.maximum(out, tap)
-    return out
+    if any(p for pair in full_pads for p in pair):
+        x = jnp.pad(x, ((0, 0), *full_pads, (0, 0)), constant_values=_lowest(x.dtype))
+    return _window_max(x, tuple(kernel), tuple(stride), tuple(dilation), tuple(outs))
 
 
 def _argmax_nhwc(x, kernel, stride, full_pads, dilation):

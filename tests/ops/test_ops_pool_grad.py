@@ -1,0 +1,78 @@
+"""Max pooling's explicit derivative (``ops/_nn_pool.py:_window_max``) against a NumPy argmax and by hand."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import lax
+
+import mindspore_hl as ms
+from mindspore_hl import ops
+
+CASES = [  # (kernel, stride, padding, dilation, ceil_mode, input H, W)
+    (2, 2, 0, 1, False, 8, 8),       # windows tile the input (LeNet)
+    (2, 2, 0, 1, False, 9, 7),       # tiling after cropping the odd row / column
+    (3, 2, 1, 1, False, 9, 10),      # overlapping with padding (ResNet's stem)
+    (3, 1, 0, 2, False, 9, 9),       # dilation
+    (3, 2, 1, 1, True, 10, 10),      # ceil mode
+]
+
+
+def _reference(x, k, s, p, d, ceil_mode):
+    """NCHW max pool with reduce_window (padding -inf; ceil mode as extra right/bottom padding)."""
+    pads = []
+    for size in x.shape[2:]:
+        span = size + 2 * p - d * (k - 1) - 1
+        out = (-(-span // s) if ceil_mode else span // s) + 1
+        if ceil_mode and (out - 1) * s >= size + p:
+            out -= 1
+        pads.append((p, max((out - 1) * s + d * (k - 1) + 1 - size - p, 0)))
+    return lax.reduce_window(x, -jnp.inf, lax.max, (1, 1, k, k), (1, 1, s, s), ((0, 0), (0, 0), *pads),
+                             window_dilation=(1, 1, d, d))
+
+
+def _argmax_positions(x, k, s, p, d, out_hw):
+    """For each output position, the (h, w) of its window's maximum in the input (NumPy, no ties)."""
+    h, w = x.shape[2:]
+    pos = np.zeros(x.shape[:2] + tuple(out_hw) + (2,), np.int64)
+    for i in range(out_hw[0]):
+        for j in range(out_hw[1]):
+            rows = [i * s - p + a * d for a in range(k)]
+            cols = [j * s - p + b * d for b in range(k)]
+            cand = [(r, c) for r in rows for c in cols if 0 <= r < h and 0 <= c < w]
+            vals = np.stack([x[:, :, r, c] for r, c in cand], -1)
+            best = np.argmax(vals, -1)
+            pos[:, :, i, j] = np.asarray(cand)[best]
+    return pos
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_values_gradient_and_forward_mode_match_argmax(case):
+    k, s, p, d, ceil_mode, h, w = case
+    x = np.random.default_rng(0).permutation(2 * 3 * h * w).reshape(2, 3, h, w).astype(np.float32)  # no ties
+
+    def pool(a):
+        return ops.max_pool2d(ms.Tensor(a), k, s, p, d, ceil_mode=ceil_mode)._value
+
+    ref = _reference(jnp.asarray(x), k, s, p, d, ceil_mode)
+    np.testing.assert_array_equal(pool(jnp.asarray(x)), ref)
+    pos = _argmax_positions(x, k, s, p, d, ref.shape[2:])
+    g = np.random.default_rng(1).normal(size=ref.shape).astype(np.float32)
+    want = np.zeros_like(x)
+    for n in range(2):
+        for c in range(3):
+            for i in range(ref.shape[2]):
+                for j in range(ref.shape[3]):
+                    want[n, c, pos[n, c, i, j, 0], pos[n, c, i, j, 1]] += g[n, c, i, j]
+    got = jax.grad(lambda a: jnp.sum(pool(a) * g))(jnp.asarray(x))
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+    t = np.random.default_rng(2).normal(size=x.shape).astype(np.float32)
+    _, t_got = jax.jvp(pool, (jnp.asarray(x),), (jnp.asarray(t),))
+    t_want = np.take_along_axis(t.reshape(2, 3, -1), (pos[..., 0] * w + pos[..., 1]).reshape(2, 3, -1), 2)
+    np.testing.assert_allclose(t_got, t_want.reshape(ref.shape), rtol=1e-6, atol=1e-6)
+
+
+def test_tied_maxima_share_the_gradient_equally():
+    # window 1: four equal values; window 2: two equal maxima (3, 3) and two smaller values
+    x = jnp.asarray([[[[1.0, 1.0, 3.0, 0.0], [1.0, 1.0, 3.0, 2.0]]]], jnp.float32)
+    grad = jax.grad(lambda a: jnp.sum(ops.max_pool2d(ms.Tensor(a), 2, 2)._value))(x)
+    np.testing.assert_allclose(grad, [[[[0.25, 0.25, 0.5, 0.0], [0.25, 0.25, 0.5, 0.0]]]])
