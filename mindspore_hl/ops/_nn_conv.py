@@ -14,7 +14,8 @@ import jax.numpy as jnp
 from jax import lax
 
 from ._core import op, check
-from ._nn_conv_gemm import conv_few_inputs, conv_gemm, few_inputs_suits, gemm_suits
+from ._nn_conv_gemm import conv_gemm, gemm_suits
+from ._nn_conv_narrow import conv_narrow, narrow_suits
 
 __all__ = ["conv1d", "conv2d", "conv_transpose2d"]
 
@@ -86,14 +87,14 @@ def _check_conv(name, shape, w, groups, nd):
 def conv_nhwc(x, w, stride, pads, dilation, groups):
     """2-D convolution of an NHWC array with an OIHW weight (the one internal convolution).
 
-    Shapes XLA:CPU's convolution is slow at run as matrix products instead: 1x1 kernels and tiny outputs
-    entirely, and the input gradient when there are few input channels (see ``_nn_conv_gemm``).
+    Shapes XLA:CPU's convolution is slow at are computed in other forms: 1x1 kernels and tiny outputs as
+    matrix products (``_nn_conv_gemm``), few input channels with a blocked width (``_nn_conv_narrow``).
     """
     w = w.astype(x.dtype)
     if gemm_suits(x.shape, w.shape, stride, pads, dilation, groups):
         return conv_gemm(x, w, stride, pads, dilation)
-    if few_inputs_suits(w.shape, groups):
-        return conv_few_inputs(x, w, tuple(stride), tuple(tuple(p) for p in pads), tuple(dilation))
+    if narrow_suits(w.shape, groups):
+        return conv_narrow(x, w, tuple(stride), tuple(tuple(p) for p in pads), tuple(dilation))
     return lax.conv_general_dilated(x, jnp.transpose(w, (2, 3, 1, 0)), stride, pads, rhs_dilation=dilation,
                                     dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups)
 

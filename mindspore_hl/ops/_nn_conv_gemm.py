@@ -8,19 +8,12 @@ backward than the same arithmetic as a matrix product, and a 1x1 convolution's w
 the weight gradient (patches^T @ dy) and a product plus padded adds for the input gradient, and forward mode
 (``ops.jvp``) keeps working since no custom derivative rule is involved.
 
-With few input channels (LeNet's 1 and 6) XLA's convolution is fast forward and for the weight gradient but
-slow for the input gradient (a convolution producing < 16 channels: 2x slower than the product form for
-LeNet's conv2). ``conv_few_inputs`` keeps XLA's convolution and takes its input derivative from the product
-form, through a ``custom_jvp`` (so forward mode works too).
+Convolutions with few input channels are ``_nn_conv_narrow``'s.
 """
-import functools
-
-import jax
 import jax.numpy as jnp
 from jax import lax
-from jax.custom_derivatives import SymbolicZero
 
-__all__ = ["gemm_suits", "conv_gemm", "few_inputs_suits", "conv_few_inputs"]
+__all__ = ["gemm_suits", "conv_gemm"]
 
 
 def _out_size(size, kernel, stride, dilation, pads):
@@ -81,33 +74,3 @@ def conv_gemm(x, w, stride, pads, dilation):
         rows = jnp.transpose(w.reshape(co, ci, kh * kw), (0, 2, 1)).reshape(co, -1)
     return lax.dot_general(patches, rows, (((3,), (1,)), ((), ())))
 
-
-def few_inputs_suits(w_shape, groups):
-    """True for fewer than 16 input channels (groups=1), where the product form wins the input gradient."""
-    return groups == 1 and w_shape[1] < 16
-
-
-def _xla_conv(x, w, stride, pads, dilation):
-    return lax.conv_general_dilated(x, jnp.transpose(w, (2, 3, 1, 0)), stride, pads, rhs_dilation=dilation,
-                                    dimension_numbers=("NHWC", "HWIO", "NHWC"))
-
-
-@functools.partial(jax.custom_jvp, nondiff_argnums=(2, 3, 4))
-def conv_few_inputs(x, w, stride, pads, dilation):
-    """NHWC convolution (groups=1, OIHW weight) by XLA, whose derivative in ``x`` is the product form."""
-    return _xla_conv(x, w, stride, pads, dilation)
-
-
-@functools.partial(conv_few_inputs.defjvp, symbolic_zeros=True)
-def _conv_few_inputs_jvp(stride, pads, dilation, primals, tangents):
-    # Linear in (tx, tw), so reverse mode transposes each term: XLA's weight gradient, and the product
-    # form's input gradient (dy @ weight, then the patches added back into place).
-    x, w = primals
-    tx, tw = tangents
-    out = conv_few_inputs(x, w, stride, pads, dilation)
-    terms = []
-    if not isinstance(tw, SymbolicZero):
-        terms.append(_xla_conv(x, tw, stride, pads, dilation))
-    if not isinstance(tx, SymbolicZero):
-        terms.append(conv_gemm(tx, w, stride, pads, dilation))
-    return out, sum(terms[1:], terms[0]) if terms else jnp.zeros_like(out)

@@ -71,8 +71,14 @@ def test_values_gradient_and_forward_mode_match_argmax(case):
     np.testing.assert_allclose(t_got, t_want.reshape(ref.shape), rtol=1e-6, atol=1e-6)
 
 
-def test_tied_maxima_share_the_gradient_equally():
-    # window 1: four equal values; window 2: two equal maxima (3, 3) and two smaller values
-    x = jnp.asarray([[[[1.0, 1.0, 3.0, 0.0], [1.0, 1.0, 3.0, 2.0]]]], jnp.float32)
-    grad = jax.grad(lambda a: jnp.sum(ops.max_pool2d(ms.Tensor(a), 2, 2)._value))(x)
-    np.testing.assert_allclose(grad, [[[[0.25, 0.25, 0.5, 0.0], [0.25, 0.25, 0.5, 0.0]]]])
+TIES = np.array([[[[1, 1, 0, 2], [1, 0, 2, 2], [3, 3, 3, 3], [3, 3, 3, 3]]]], np.float32)
+
+
+@pytest.mark.parametrize("pool,want", [  # gradients of pool(TIES).sum() printed by MindSpore 2.10 (CPU)
+    (lambda a: ms.nn.MaxPool2d(2, 2)(a), [[1, 0, 0, 1], [0, 0, 0, 0], [1, 0, 1, 0], [0, 0, 0, 0]]),
+    (lambda a: ms.nn.MaxPool2d(3, 2, pad_mode="same")(a), [[0, 0, 0, 0], [0, 0, 0, 0], [2, 0, 2, 0], [0, 0, 0, 0]]),
+    (lambda a: ops.max_pool2d(a, 3, 1, 1), [[1, 0, 0, 2], [0, 0, 1, 0], [6, 3, 3, 0], [0, 0, 0, 0]]),
+])
+def test_the_first_of_tied_maxima_takes_the_gradient_as_in_mindspore(pool, want):
+    grad = ms.grad(lambda a: pool(a).sum())(ms.Tensor(TIES))
+    np.testing.assert_array_equal(grad.asnumpy(), np.asarray(want, np.float32)[None, None])

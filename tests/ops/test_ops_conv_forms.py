@@ -1,12 +1,14 @@
-"""The matrix-product convolutions (``ops/_nn_conv_gemm.py``) equal XLA's convolution, with their derivatives."""
+"""The other convolution forms (``ops/_nn_conv_gemm.py``, ``ops/_nn_conv_narrow.py``) equal XLA's, with derivatives."""
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings, strategies as st
 from jax import lax
 
 import mindspore_hl  # noqa: F401  (x64 on, as in every use)
-from mindspore_hl.ops._nn_conv_gemm import conv_few_inputs, conv_gemm, few_inputs_suits, gemm_suits
+from mindspore_hl.ops._nn_conv_gemm import conv_gemm, gemm_suits
+from mindspore_hl.ops._nn_conv_narrow import _blockable, conv_narrow, narrow_suits
 
 CASES = [  # (N, H, W, Ci, Co, (kh, kw), stride, pads, dilation)
     (2, 9, 10, 3, 4, (3, 3), (2, 2), ((1, 1), (1, 1)), (1, 1)),
@@ -24,15 +26,17 @@ def _reference(x, w, stride, pads, dilation):
                                     dimension_numbers=("NHWC", "OIHW", "NHWC"))
 
 
-FEW_INPUT_CASES = [
-    (2, 12, 11, 1, 6, (5, 5), (1, 1), ((0, 0), (0, 0)), (1, 1)),     # LeNet's conv1
-    (2, 9, 10, 6, 4, (5, 5), (1, 1), ((2, 2), (1, 3)), (1, 1)),      # LeNet's conv2, padded
-    (2, 11, 11, 3, 4, (7, 7), (2, 2), ((3, 3), (2, 3)), (1, 1)),     # a ResNet stem
-    (2, 10, 9, 2, 3, (3, 2), (1, 2), ((2, 2), (1, 0)), (2, 1)),
+NARROW_CASES = [
+    (2, 12, 12, 1, 6, (5, 5), (1, 1), ((0, 0), (0, 0)), (1, 1)),     # LeNet's conv1 (blocked by 4)
+    (2, 12, 13, 1, 6, (5, 5), (1, 1), ((0, 0), (0, 0)), (1, 1)),     # output width not a multiple of 4
+    (2, 9, 10, 6, 4, (5, 5), (1, 1), ((2, 2), (1, 3)), (1, 1)),      # LeNet's conv2, padded (blocked by 2)
+    (2, 11, 12, 3, 5, (3, 2), (2, 1), ((1, 0), (2, 1)), (2, 1)),     # stride and dilation along H only
+    (2, 11, 11, 3, 4, (7, 7), (2, 2), ((3, 3), (2, 3)), (1, 1)),     # a ResNet stem (XLA's forward)
+    (2, 10, 9, 2, 3, (3, 2), (1, 2), ((2, 2), (1, 0)), (2, 1)),      # dilated along W (XLA's forward)
 ]
 
 
-@pytest.mark.parametrize("impl,case", [(conv_gemm, c) for c in CASES] + [(conv_few_inputs, c) for c in FEW_INPUT_CASES])
+@pytest.mark.parametrize("impl,case", [(conv_gemm, c) for c in CASES] + [(conv_narrow, c) for c in NARROW_CASES])
 def test_values_gradients_and_forward_mode_match_xla(impl, case):
     n, h, wd, ci, co, k, stride, pads, dilation = case
     rng = np.random.default_rng(0)
@@ -63,11 +67,15 @@ def test_choice_of_formulation():
     assert not gemm_suits((8, 56, 56, 64), (64, 64, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1)  # large map
     assert not gemm_suits((32, 32, 32, 1), (6, 1, 5, 5), (1, 1), one, (1, 1), 1)             # LeNet conv1
     assert not gemm_suits((2, 4, 4, 4), (4, 2, 1, 1), (1, 1), one, (1, 1), 2)                # grouped
-    assert few_inputs_suits((16, 6, 5, 5), 1) and not few_inputs_suits((64, 16, 3, 3), 1)
-    assert not few_inputs_suits((4, 2, 3, 3), 2)
+    assert narrow_suits((16, 6, 5, 5), 1) and not narrow_suits((64, 16, 3, 3), 1)
+    assert not narrow_suits((4, 2, 3, 3), 2)
+    assert _blockable((32, 32, 32, 1), (6, 1, 5, 5), (1, 1), one, (1, 1))                  # LeNet conv1
+    assert _blockable((32, 14, 14, 6), (16, 6, 5, 5), (1, 1), one, (1, 1))                 # LeNet conv2
+    assert not _blockable((32, 224, 224, 3), (64, 3, 7, 7), (2, 2), ((3, 3),) * 2, (1, 1))  # strided along W
+    assert not _blockable((32, 9, 9, 1), (6, 1, 5, 5), (1, 1), one, (1, 1))                # too narrow
 
 
-def test_few_inputs_second_derivative_matches_xla():
+def test_narrow_second_derivative_matches_xla():
     rng = np.random.default_rng(3)
     x, w = jnp.asarray(rng.normal(size=(2, 8, 8, 2))), jnp.asarray(rng.normal(size=(3, 2, 3, 3)))
     args = ((1, 1), ((1, 1), (1, 1)), (1, 1))
@@ -76,5 +84,22 @@ def test_few_inputs_second_derivative_matches_xla():
         return lambda a, b: jnp.sum(jnp.tanh(f(a, b, *args)))
 
     hvp_ref = jax.grad(lambda a: jnp.sum(jax.grad(loss(_reference), 1)(a, w) ** 2))(x)
-    hvp = jax.grad(lambda a: jnp.sum(jax.grad(loss(conv_few_inputs), 1)(a, w) ** 2))(x)
+    hvp = jax.grad(lambda a: jnp.sum(jax.grad(loss(conv_narrow), 1)(a, w) ** 2))(x)
     np.testing.assert_allclose(hvp, hvp_ref, rtol=1e-10, atol=1e-10)
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(1, 2), h=st.integers(3, 9), wd=st.integers(3, 14), ci=st.integers(1, 4), co=st.integers(1, 5),
+       kh=st.integers(1, 3), kw=st.integers(1, 5), sh=st.integers(1, 2), dh=st.integers(1, 2),
+       pads=st.tuples(*[st.integers(0, 2)] * 4), seed=st.integers(0, 2 ** 16))
+def test_narrow_matches_xla_on_random_shapes(n, h, wd, ci, co, kh, kw, sh, dh, pads, seed):
+    stride, dilation, pads = (sh, 1), (dh, 1), ((pads[0], pads[1]), (pads[2], pads[3]))
+    assume(h + pads[0][0] + pads[0][1] >= dh * (kh - 1) + 1 and wd + pads[1][0] + pads[1][1] >= kw)
+    rng = np.random.default_rng(seed)
+    x, w = jnp.asarray(rng.normal(size=(n, h, wd, ci))), jnp.asarray(rng.normal(size=(co, ci, kh, kw)))
+    ref, vjp_ref = jax.vjp(lambda a, b: _reference(a, b, stride, pads, dilation), x, w)
+    got, vjp = jax.vjp(lambda a, b: conv_narrow(a, b, stride, pads, dilation), x, w)
+    np.testing.assert_allclose(got, ref, rtol=1e-11, atol=1e-11)
+    g = jnp.asarray(rng.normal(size=ref.shape))
+    for a, b in zip(vjp(g), vjp_ref(g)):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-10)
