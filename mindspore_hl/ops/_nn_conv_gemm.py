@@ -72,5 +72,9 @@ def conv_gemm(x, w, stride, pads, dilation):
     else:
         patches = jnp.concatenate(taps, axis=-1)
         rows = jnp.transpose(w.reshape(co, ci, kh * kw), (0, 2, 1)).reshape(co, -1)
-    return lax.dot_general(patches, rows, (((3,), (1,)), ((), ())))
+    # A product of 2-D operands: its weight gradient (contracting the positions, the leading axis of both)
+    # stays one matrix product reading dy as it is; with 4-D operands XLA canonicalised it into a transposing
+    # copy of dy with dy's producers (BatchNorm's backward) fused into that strided loop.
+    n, ho, wo, k = patches.shape
+    return lax.dot_general(patches.reshape(n * ho * wo, k), rows, (((1,), (1,)), ((), ()))).reshape(n, ho, wo, -1)
 
