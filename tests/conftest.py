@@ -31,7 +31,7 @@ def mode(request):
     return request.param
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def fixtures_dir():
     if not FIXTURES.exists():
         pytest.skip(f"real-MindSpore fixtures not found at {FIXTURES}")

@@ -67,7 +67,7 @@ def conv_gemm(x, w, stride, pads, dilation):
     n, ho, wo, _ = taps[0].shape
     if len(taps) == 1:
         patches, rows = taps[0], w.reshape(co, ci)
-    elif n * ho * wo <= co:
+    elif isinstance(n * ho * wo, int) and n * ho * wo <= co:  # (a symbolic batch size: exported graphs)
         patches, rows = jnp.stack(taps, axis=-1).reshape(n, ho, wo, -1), w.reshape(co, -1)
     else:
         patches = jnp.concatenate(taps, axis=-1)

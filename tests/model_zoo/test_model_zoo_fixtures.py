@@ -70,9 +70,8 @@ def test_checkpoint_written_by_us_has_mindspores_layout(lenet_dir, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def resnet_ckpt(tmp_path_factory):
-    from conftest import FIXTURES
-    src = FIXTURES / "resnet50" / "resnet50.ckpt.xz"
+def resnet_ckpt(tmp_path_factory, fixtures_dir):
+    src = fixtures_dir / "resnet50" / "resnet50.ckpt.xz"
     if not src.exists():
         pytest.skip("ResNet50 fixture missing")
     dst = tmp_path_factory.mktemp("resnet") / "resnet50.ckpt"

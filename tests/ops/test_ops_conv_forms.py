@@ -103,3 +103,14 @@ def test_narrow_matches_xla_on_random_shapes(n, h, wd, ci, co, kh, kw, sh, dh, p
     g = jnp.asarray(rng.normal(size=ref.shape))
     for a, b in zip(vjp(g), vjp_ref(g)):
         np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("impl,case", [(conv_gemm, CASES[5]), (conv_narrow, NARROW_CASES[0])])
+def test_forms_trace_with_a_symbolic_batch(impl, case):
+    # Exported graphs (ms.export) have a symbolic batch size; shape-based choices must not compare it.
+    n, h, wd, ci, co, k, stride, pads, dilation = case
+    x = jax.ShapeDtypeStruct(jax.export.symbolic_shape(f"b, {h}, {wd}, {ci}"), jnp.float32)
+    w = jnp.asarray(np.random.default_rng(0).normal(size=(co, ci) + k), jnp.float32)
+    exported = jax.export.export(jax.jit(lambda a: impl(a, w, stride, pads, dilation)))(x)
+    a = jnp.asarray(np.random.default_rng(1).normal(size=(3, h, wd, ci)), jnp.float32)
+    np.testing.assert_allclose(exported.call(a), _reference(a, w, stride, pads, dilation), rtol=1e-5, atol=1e-5)
