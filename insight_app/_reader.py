@@ -37,7 +37,12 @@ def sniff_format(buf: bytes, start: int, length: int) -> str:
     mindspore_hl writes TensorBoard events (``brain.Event:2``) under MindSpore's ``*_MS`` names; real
     MindSpore writes its own events (``MindSpore.Event:1``).
     """
-    return "tb" if b"brain.Event:" in bytes(buf[start:start + length]) else "ms"
+    event = event_pb2.Event()
+    try:
+        event.ParseFromString(bytes(buf[start:start + length]))
+    except Exception:  # not an event at all (a damaged first record): keep the name's format
+        return "ms"
+    return "tb" if event.file_version.startswith("brain.Event:") else "ms"
 
 
 class FileTail:

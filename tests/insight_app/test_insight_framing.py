@@ -7,7 +7,7 @@ import struct
 import google_crc32c
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from insight_app import frame, masked_crc32c, scan_frames
@@ -135,6 +135,7 @@ def test_short_buffers(buf):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.lists(st.one_of(st.binary(max_size=60), st.floats(allow_nan=False, width=32)), max_size=40),
        st.sampled_from(["tb", "ms"]))
+@example(items=[b"brain.Event:", 0.0], fmt="ms")  # garbage that merely contains TensorBoard's version prefix
 def test_decoding_garbage_records_never_crashes(tmp_path_factory, items, fmt):
     """CRC-valid records holding random bytes are reported, never fatal; real scalar events around them
     are all read, in order."""
@@ -203,3 +204,21 @@ def test_vectorised_scalar_decode_agrees_with_protobuf(events, fmt):
         want = v.simple_value if fmt == "tb" else v.scalar_value
         assert (ev.wall_time, ev.step, v.tag) == (wall[k], step[k], tags[tag_ids[k]])
         assert np.float32(want).tobytes() == np.float32(value[k]).tobytes()
+
+
+@pytest.mark.parametrize("first,want", [
+    (None, "tb"),                                  # a TensorBoard header event (file_version brain.Event:2)
+    ("mindspore", "ms"),                           # MindSpore's header event (version MindSpore.Event:1)
+    (b"brain.Event:", "ms"),                       # bytes that are not an event, whatever they contain
+    (b"\xff\xff", "ms"),
+])
+def test_the_format_is_sniffed_from_the_first_events_version(first, want):
+    from insight_app import _msproto
+    from insight_app._reader import sniff_format
+    from tensorboardX.proto import event_pb2
+    if first is None:
+        first = event_pb2.Event(wall_time=1.0, file_version="brain.Event:2").SerializeToString()
+    elif first == "mindspore":
+        first = _msproto.Event(wall_time=1.0, version="MindSpore.Event:1").SerializeToString()
+    buf = frame(first)
+    assert sniff_format(buf, 12, len(first)) == want
