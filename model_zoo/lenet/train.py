@@ -2,7 +2,7 @@
 
 This is the project's main job (README): it runs offline on a fresh clone with the bundled MNIST files.
 
-    python -m model_zoo.lenet.train                # 5 epochs on the bundled MNIST (about a minute on 2 cores)
+    python -m model_zoo.lenet.train                # 5 epochs on the bundled MNIST (about 20 s on 2 cores)
     python -m model_zoo.lenet.train --data_path /path/to/MNIST --epoch_size 10
 """
 import argparse
