@@ -14,7 +14,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from ._core import op, check
-from ._nn_conv_gemm import conv_gemm, gemm_suits
+from ._nn_conv_gemm import conv_gemm, conv_xla, gemm_suits
 from ._nn_conv_narrow import conv_narrow, narrow_suits
 
 __all__ = ["conv1d", "conv2d", "conv_transpose2d"]
@@ -95,8 +95,7 @@ def conv_nhwc(x, w, stride, pads, dilation, groups):
         return conv_gemm(x, w, stride, pads, dilation)
     if narrow_suits(w.shape, groups):
         return conv_narrow(x, w, tuple(stride), tuple(tuple(p) for p in pads), tuple(dilation))
-    return lax.conv_general_dilated(x, jnp.transpose(w, (2, 3, 1, 0)), stride, pads, rhs_dilation=dilation,
-                                    dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups)
+    return conv_xla(x, w, stride, pads, dilation, groups)
 
 
 @op("conv2d")

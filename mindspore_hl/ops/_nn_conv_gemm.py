@@ -8,12 +8,19 @@ backward than the same arithmetic as a matrix product, and a 1x1 convolution's w
 the weight gradient (patches^T @ dy) and a product plus padded adds for the input gradient, and forward mode
 (``ops.jvp``) keeps working since no custom derivative rule is involved.
 
-Convolutions with few input channels are ``_nn_conv_narrow``'s.
+Convolutions with few input channels are ``_nn_conv_narrow``'s; ``conv_xla`` (XLA's own form, every other
+shape) is here, shared by both.
 """
 import jax.numpy as jnp
 from jax import lax
 
-__all__ = ["gemm_suits", "conv_gemm"]
+__all__ = ["conv_xla", "gemm_suits", "conv_gemm"]
+
+
+def conv_xla(x, w, stride, pads, dilation, groups=1):
+    """XLA's own NHWC convolution with an OIHW weight: the form the others here stand in for."""
+    return lax.conv_general_dilated(x, jnp.transpose(w, (2, 3, 1, 0)), stride, pads, rhs_dilation=dilation,
+                                    dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups)
 
 
 def _out_size(size, kernel, stride, dilation, pads):

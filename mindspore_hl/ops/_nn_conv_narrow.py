@@ -22,7 +22,7 @@ import numpy as np
 from jax import lax
 from jax.custom_derivatives import SymbolicZero
 
-from ._nn_conv_gemm import _out_size, conv_gemm
+from ._nn_conv_gemm import _out_size, conv_gemm, conv_xla
 
 __all__ = ["narrow_suits", "conv_narrow"]
 
@@ -72,16 +72,11 @@ def _blocked(x, w, stride, pads, dilation):
     return y.reshape(n, y.shape[1], blocks * b, co)[:, :, :ow]
 
 
-def _xla(x, w, stride, pads, dilation):
-    return lax.conv_general_dilated(x, jnp.transpose(w, (2, 3, 1, 0)), stride, pads, rhs_dilation=dilation,
-                                    dimension_numbers=("NHWC", "HWIO", "NHWC"))
-
-
 @functools.partial(jax.custom_jvp, nondiff_argnums=(2, 3, 4))
 def conv_narrow(x, w, stride, pads, dilation):
     """NHWC convolution of ``x`` with an OIHW weight ``w`` (groups=1; stride, pads, dilation as tuples)."""
     blocked = _blockable(x.shape, w.shape, stride, pads, dilation)
-    return (_blocked if blocked else _xla)(x, w, stride, pads, dilation)
+    return (_blocked if blocked else conv_xla)(x, w, stride, pads, dilation)
 
 
 @functools.partial(conv_narrow.defjvp, symbolic_zeros=True)
@@ -95,7 +90,7 @@ def _conv_narrow_jvp(stride, pads, dilation, primals, tangents):
     blockable, ci = _blockable(x.shape, w.shape, stride, pads, dilation), w.shape[1]
     terms = []
     if not isinstance(tw, SymbolicZero):
-        terms.append(_xla(x, tw, stride, pads, dilation))
+        terms.append(conv_xla(x, tw, stride, pads, dilation))
     if not isinstance(tx, SymbolicZero):
         terms.append((_blocked if blockable and ci >= 4 else conv_gemm)(tx, w, stride, pads, dilation))
     return out, sum(terms[1:], terms[0]) if terms else jnp.zeros_like(out)
