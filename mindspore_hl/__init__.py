@@ -2,7 +2,11 @@
 
     import mindspore_hl as ms     # instead of: import mindspore as ms
 """
-import jax as _jax
+from . import _host_memory
+
+_host_memory.keep_freed_memory()  # before jax starts its worker threads (they take malloc arenas when they start)
+
+import jax as _jax  # noqa: E402
 
 # MindSpore's default integer dtype is Int64 and users may ask for Float64: JAX needs x64 mode for both.
 _jax.config.update("jax_enable_x64", True)

@@ -1,0 +1,92 @@
+"""Training-mode batch_norm's written-out derivative (``ops/_nn_norm.py:_normalize_batch``) against autodiff of
+the textbook formula in float64: forward mode (``ops.jvp``), reverse mode, second order, and the statistics'
+precision when the activations sit far from zero."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import mindspore_hl as ms
+from mindspore_hl import ops
+
+
+def _textbook(x, gamma, beta, eps=1e-5):
+    """NCHW batch normalisation with batch statistics (biased variance), written the obvious way."""
+    axes = (0,) + tuple(range(2, x.ndim))
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    m, v = x.mean(axis=axes, keepdims=True), x.var(axis=axes, keepdims=True)
+    return (x - m) / jnp.sqrt(v + eps) * gamma.reshape(shape) + beta.reshape(shape)
+
+
+def _ours(x, gamma, beta):
+    return ops.batch_norm(x, None, None, gamma, beta, training=True)
+
+
+def _data(shape, seed=0, offset=0.0):
+    rng = np.random.default_rng(seed)
+    c = shape[1]
+    return (rng.normal(size=shape) * 2 + offset).astype(np.float32), rng.normal(size=c).astype(np.float32) + 1, \
+        rng.normal(size=c).astype(np.float32)
+
+
+def _f64(*arrays):
+    return [np.asarray(a, np.float64) for a in arrays]
+
+
+@pytest.mark.parametrize("shape", [(4, 3, 5, 6), (6, 3), (4, 2, 7)])
+def test_forward_mode_matches_textbook(shape):
+    x, g, b = _data(shape)
+    tx, tg, tb = _data(shape, seed=1)
+    out, tangent = ops.jvp(_ours, (ms.Tensor(x), ms.Tensor(g), ms.Tensor(b)),
+                           (ms.Tensor(tx), ms.Tensor(tg), ms.Tensor(tb)))
+    with jax.enable_x64():
+        ref_out, ref_tangent = jax.jvp(_textbook, _f64(x, g, b), _f64(tx, tg, tb))
+    np.testing.assert_allclose(np.asarray(out), ref_out, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(np.asarray(tangent), ref_tangent, rtol=1e-3, atol=1e-4)
+
+
+def test_reverse_and_second_order_match_textbook():
+    x, g, b = _data((5, 3, 4, 4))
+    cot = np.random.default_rng(2).normal(size=x.shape)
+
+    def loss(fn, x, g, b):
+        return jnp.sum(jnp.sin(fn(x, g, b)) * cot)
+
+    ours = lambda x, g, b: loss(lambda *a: _ours(*a)._value, x, g, b)  # noqa: E731
+    grads = jax.grad(ours, argnums=(0, 1, 2))(x, g, b)
+    # Second order: the derivative of sum(d loss / d x) with respect to gamma.
+    second = jax.grad(lambda g: jnp.sum(jax.grad(ours)(x, g, b)))(g)
+    with jax.enable_x64():
+        ref = lambda x, g, b: loss(_textbook, x, g, b)  # noqa: E731
+        ref_grads = jax.grad(ref, argnums=(0, 1, 2))(*_f64(x, g, b))
+        ref_second = jax.grad(lambda g: jnp.sum(jax.grad(ref)(*_f64(x), g, *_f64(b))))(*_f64(g))
+    for got, want in zip(grads, ref_grads):
+        np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-4)
+    np.testing.assert_allclose(second, ref_second, rtol=1e-3, atol=1e-4)
+
+
+def test_float16_input_and_no_affine_parameters():
+    x, _, _ = _data((8, 4, 3, 3))
+    tx, _, _ = _data((8, 4, 3, 3), seed=1)
+    f = lambda x: ops.batch_norm(x, None, None, None, None, training=True)  # noqa: E731
+    out, tangent = ops.jvp(f, ms.Tensor(x.astype(np.float16)), ms.Tensor(tx.astype(np.float16)))
+    assert out.dtype == ms.float16 and tangent.dtype == ms.float16
+    ones, zeros = np.ones(4), np.zeros(4)
+    with jax.enable_x64():
+        ref_out, ref_tangent = jax.jvp(lambda x: _textbook(x, ones, zeros), _f64(x.astype(np.float16)),
+                                       _f64(tx.astype(np.float16)))
+    np.testing.assert_allclose(np.asarray(out, np.float64), ref_out, rtol=1e-2, atol=1e-2)
+    np.testing.assert_allclose(np.asarray(tangent, np.float64), ref_tangent, rtol=1e-2, atol=2e-2)
+
+
+@settings(max_examples=25, deadline=None)
+@given(offset=st.floats(-1e3, 1e3), scale=st.floats(1e-2, 1e2), n=st.integers(2, 9), seed=st.integers(0, 99))
+def test_statistics_stay_accurate_far_from_zero(offset, scale, n, seed):
+    """Activations with a large mean relative to their spread still normalise to mean 0, variance 1."""
+    x = (np.random.default_rng(seed).normal(size=(n, 3, 4, 4)) * scale + offset).astype(np.float32)
+    ones, zeros = np.ones(3, np.float32), np.zeros(3, np.float32)
+    out = np.asarray(_ours(ms.Tensor(x), ms.Tensor(ones), ms.Tensor(zeros)))
+    with jax.enable_x64():
+        ref = np.asarray(_textbook(*_f64(x, ones, zeros)))
+    np.testing.assert_allclose(out, ref, atol=2e-3 * max(1.0, abs(offset) / scale / 100))
