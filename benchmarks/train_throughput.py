@@ -12,16 +12,22 @@ Momentum(0.01, 0.9) on in-memory random batches (the data pipeline is ``benchmar
 * ``jax_floor``: the same network hand-written in JAX, NHWC (``benchmarks/_floors.py``), one jitted step;
 * ``torch`` / ``torch_1t``: PyTorch eager with all cores / one thread (skipped when torch is not installed);
   ``vs_torch`` compares with the faster of the two in each round (on a busy 2-core machine one thread wins).
+  They share this process's malloc, which importing mindspore_hl tunes; ``torch_own`` (column "own proc") is
+  PyTorch with all cores in a process of its own, as users run it.
 
-All configurations of a case run in this process, interleaved round by round (the order rotates), because the
-2-core machine is shared and absolute times drift; each ratio is the median over rounds of that round's ratio.
-Every step is compiled ahead of the timed rounds (its compile time is reported). ``xla_mb``: XLA's memory estimate
-of one compiled step (arguments + outputs + temporaries). ``vs_ms210``: samples/s against real MindSpore 2.10
-GRAPH_MODE on this machine (figures from the issue, LeNet5 only). Prints one JSON line, then a table.
+All configurations of a case run in this process (``torch_own`` in its own), interleaved round by round (the
+order rotates), because the 2-core machine is shared and absolute times drift; each ratio is the median over
+rounds of that round's ratio. Every step is compiled ahead of the timed rounds (its compile time is reported).
+``xla_mb``: XLA's memory estimate of one compiled step (arguments + outputs + temporaries). ``vs_ms210``:
+samples/s against real MindSpore 2.10 GRAPH_MODE on this machine (figures from the issue,
+LeNet5 only). Prints one JSON line, then a table.
 """
 import argparse
 import json
 import os
+import subprocess
+import sys
+import tempfile
 import time
 
 import jax
@@ -156,6 +162,31 @@ class TorchConfig:
         return time.perf_counter() - start
 
 
+class TorchProcessConfig:
+    """PyTorch eager with all cores in a process of its own (``_torch_worker``): PyTorch as users run it, with
+    glibc's default malloc rather than the one mindspore_hl tunes for this process."""
+
+    def __init__(self, name, batches):
+        fd, self._path = tempfile.mkstemp(suffix=".npz")
+        os.close(fd)
+        np.savez(self._path, **{f"{k}{i}": a for i, b in enumerate(batches) for k, a in zip("xy", b)})
+        self._proc = subprocess.Popen([sys.executable, "-m", "benchmarks._torch_worker", name, str(os.cpu_count()),
+                                       self._path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                      cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        self.compile_s = float(self._proc.stdout.readline())
+        self.xla_mb = None
+
+    def round(self):
+        self._proc.stdin.write("round\n")
+        self._proc.stdin.flush()
+        return float(self._proc.stdout.readline())
+
+    def close(self):
+        self._proc.stdin.close()
+        self._proc.wait()
+        os.unlink(self._path)
+
+
 def run_case(case, rounds, steps=None, configs=None):
     """Median seconds per step of each configuration and the per-round ratios, for one case."""
     import mindspore_hl as ms
@@ -184,11 +215,16 @@ def run_case(case, rounds, steps=None, configs=None):
             built[name] = TorchConfig(net_name, batches, os.cpu_count())
             if os.cpu_count() > 1:
                 built["torch_1t"] = TorchConfig(net_name, batches, 1)
+            built["torch_own"] = TorchProcessConfig(net_name, batches)
     times = {name: [] for name in built}
     order = list(built)
-    for r in range(rounds):
-        for name in order[r % len(order):] + order[:r % len(order)]:
-            times[name].append(built[name].round() / steps)
+    try:
+        for r in range(rounds):
+            for name in order[r % len(order):] + order[:r % len(order)]:
+                times[name].append(built[name].round() / steps)
+    finally:
+        for cfg in built.values():
+            getattr(cfg, "close", lambda: None)()
     med = {name: float(np.median(t)) for name, t in times.items()}
     if "torch_1t" in times:  # the PyTorch floor of a round is its faster thread setting
         times["torch_best"] = list(np.minimum(times["torch"], times["torch_1t"]))
@@ -197,8 +233,9 @@ def run_case(case, rounds, steps=None, configs=None):
     for name, cfg in built.items():
         entry = {"ms_per_step": round(med[name] * 1e3, 3), "samples_per_s": round(batch / med[name], 1),
                  "compile_s": round(cfg.compile_s, 2), "xla_mb": cfg.xla_mb}
-        for key, floor in (("vs_jax_floor", "jax_floor"), ("vs_torch", "torch_best" if "torch_best" in times else "torch")):
-            if floor in times and not name.startswith(floor.split("_best")[0]):
+        for key, floor in (("vs_jax_floor", "jax_floor"), ("vs_torch", "torch_best" if "torch_best" in times else "torch"),
+                           ("vs_torch_own", "torch_own")):
+            if floor in times and not name.startswith(("torch", "jax_floor")[key == "vs_jax_floor"]):
                 entry[key] = round(float(np.median(np.array(times[floor]) / np.array(times[name]))), 3)
         if case in MS210_GRAPH:
             entry["vs_ms210"] = round(batch / med[name] / MS210_GRAPH[case], 1)
@@ -208,14 +245,15 @@ def run_case(case, rounds, steps=None, configs=None):
 
 def print_table(results):
     print(f"{'case':<13} {'config':<15} {'ms/step':>9} {'samples/s':>10} {'vs jax':>7} {'vs torch':>8} "
-          f"{'vs ms2.10':>9} {'compile s':>9} {'xla MB':>7}")
+          f"{'own proc':>8} {'vs ms2.10':>9} {'compile s':>9} {'xla MB':>7}")
     for res in results:
         for name, e in res["configs"].items():
             def cell(key, width, fmt="{:.3f}"):
                 v = e.get(key)
                 return f"{'-' if v is None else fmt.format(v):>{width}}"
             print(f"{res['case']:<13} {name:<15} {e['ms_per_step']:>9.2f} {e['samples_per_s']:>10.1f} "
-                  f"{cell('vs_jax_floor', 7)} {cell('vs_torch', 8)} {cell('vs_ms210', 9, '{:.1f}')} "
+                  f"{cell('vs_jax_floor', 7)} {cell('vs_torch', 8)} {cell('vs_torch_own', 8)} "
+                  f"{cell('vs_ms210', 9, '{:.1f}')} "
                   f"{e['compile_s']:>9.2f} {cell('xla_mb', 7, '{:.1f}')}")
 
 
