@@ -74,8 +74,10 @@ def _window_max_jvp(kernel, stride, dilation, outs, primals, tangents):
     out = functools.reduce(jnp.maximum, taps)
     # The winning tap's index comes from a reduction, which XLA materialises once; the same selection made
     # of elementwise comparisons was fused into every consumer of the gradient and recomputed there
-    # (LeNet5 b256 step: 38 ms instead of 11).
-    first = jnp.argmax(jnp.stack(taps, axis=-1), axis=-1).astype(jnp.int32)
+    # (LeNet5 b256 step: 38 ms instead of 11; a running comparison still 13% slower, ResNet50 11%). The taps
+    # are stacked on a new leading axis: stacked on a new last axis (..., 9) they cost ResNet50 224x224 5% of
+    # its step (benchmarks/NOTES.md, change 13).
+    first = jnp.argmax(jnp.stack(taps, axis=0), axis=0).astype(jnp.int32)
     tangent = jnp.zeros_like(out)
     for k, t in enumerate(_window_taps(txp, kernel, stride, dilation, outs)):
         tangent = jnp.where(first == k, t, tangent)
