@@ -4,7 +4,7 @@
 """
 from . import _host_memory
 
-_host_memory.keep_freed_memory()  # before jax starts its worker threads (they take malloc arenas when they start)
+_host_memory.keep_freed_memory()  # opt-in; before jax starts its worker threads (they take malloc arenas then)
 
 import jax as _jax  # noqa: E402
 

@@ -1,15 +1,16 @@
-"""Keep freed host memory for reuse: XLA:CPU allocates each compiled step's buffers afresh on every call.
+"""Opt-in: keep freed host memory for reuse, for large models whose compiled step re-allocates big buffers.
 
-glibc serves an allocation above 32 MB with a fresh ``mmap`` (and one above 64 MB made by any thread but the
-main one always so), and unmaps it on ``free``. A compiled step allocates its temporary buffer (ResNet50 at
-224x224, batch 8: 883 MB) and its outputs on every call from XLA's worker threads, so every step the kernel
-handed out ~800 MB of fresh pages one 4 KB fault at a time: 200k page faults and 0.43 s of system time in a 1.0 s
-step (benchmarks/NOTES.md, change 11). With one malloc arena, no ``mmap`` and no trimming, the heap keeps those
-pages and the next step reuses them. The cost: memory freed stays with the process for reuse, as in PyTorch's
-GPU caching allocator (ResNet50 224x224 b8: peak RSS 2.5 GB instead of 1.9 GB).
+XLA:CPU allocates each compiled step's buffers afresh on every call. glibc serves an allocation above 32 MB with
+a fresh ``mmap`` (and one above 64 MB made by any thread but the main one always so) and unmaps it on ``free``,
+so the kernel hands the same memory out again, zero-filled one 4 KB fault at a time, every step. With one malloc
+arena, no ``mmap`` and no trimming, the heap keeps those pages and the next step reuses them. The costs: memory
+freed stays with the process; and XLA's threads and Python share one malloc lock, which small steps feel.
 
-Applied once, when ``mindspore_hl`` is imported, on Linux with glibc; ``MINDSPORE_HL_MALLOC=system`` in the
-environment leaves the allocator as it is. Threads that allocated before the import keep their own arenas.
+Measured (benchmarks/NOTES.md, changes 11 and 14): on an AMD EPYC host it made a ResNet50 224x224 batch-8 step
+1.03 -> 0.83 s; on the Intel Xeon host that runs this project's CI it left that step unchanged (1.04 vs 1.03 s)
+and made LeNet5 11-18% slower (batch 256: 11.8 -> 14.3 ms). So it is off by default;
+``MINDSPORE_HL_MALLOC=reuse`` in the environment turns it on when ``mindspore_hl`` is imported (Linux with
+glibc only). It must be chosen before XLA starts its threads, which is why it is an environment variable.
 """
 import ctypes
 import functools
@@ -23,8 +24,8 @@ _M_TRIM_THRESHOLD, _M_MMAP_MAX, _M_ARENA_MAX = -1, -4, -8
 
 @functools.lru_cache(maxsize=None)
 def keep_freed_memory():
-    """Tune glibc malloc for step-sized buffers, once (see the module docstring). Returns True if applied."""
-    if os.environ.get("MINDSPORE_HL_MALLOC", "").lower() == "system":
+    """Tune glibc malloc for step-sized buffers if ``MINDSPORE_HL_MALLOC=reuse``, once. Returns True if applied."""
+    if os.environ.get("MINDSPORE_HL_MALLOC", "").lower() != "reuse":
         return False
     if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
         return False

@@ -1,5 +1,5 @@
-"""The host allocator keeps freed step buffers (``mindspore_hl/_host_memory.py``): page faults per compiled call
-with it and with ``MINDSPORE_HL_MALLOC=system``, each in a fresh process (malloc settings are process-wide)."""
+"""With ``MINDSPORE_HL_MALLOC=reuse`` the host allocator keeps freed step buffers (``mindspore_hl/_host_memory.py``):
+page faults per compiled call with it and by default, each in a fresh process (malloc settings are process-wide)."""
 import os
 import platform
 import subprocess
@@ -37,9 +37,9 @@ def _probe(malloc):
 
 
 def test_freed_step_buffers_are_reused_without_page_faults():
-    applied, kept = _probe("")
-    left_alone, system = _probe("system")
+    applied, kept = _probe("reuse")
+    left_alone, system = _probe("")
     assert applied and not left_alone
     pages = 64 * 2 ** 20 / os.sysconf("SC_PAGE_SIZE")
-    assert system > 0.5 * pages  # glibc maps the buffer afresh on each call
-    assert kept < 0.05 * pages
+    assert system > 0.5 * pages, (system, pages)  # glibc maps the buffer afresh on each call
+    assert kept < 0.05 * pages, (kept, pages)
