@@ -10,9 +10,9 @@ columns at once (a zero-padded Toeplitz arrangement of the original taps). The b
 
 ``conv_narrow`` is a ``custom_jvp`` (so reverse and forward mode both use it), each term in the form that
 measured fastest inside a training step: the forward blocked where the width allows it (stride 1, no dilation
-along W), else XLA's; the weight term XLA's (the blocked one is faster alone, but its gradient layout made the
-fused ReLU/pool backward before it 4x slower); the input term blocked from 4 input channels, else the matrix
-product of ``_nn_conv_gemm`` (XLA's input gradient producing < 16 channels was 1.5-4x slower than either).
+along W), else XLA's; the weight and input terms blocked from 4 input channels, else XLA's weight gradient
+(the blocked one made the fused ReLU/pool backward before LeNet's conv1 slower) and the matrix product of
+``_nn_conv_gemm`` for the input (XLA's input gradient producing < 16 channels was 1.5-4x slower).
 """
 import functools
 
@@ -87,10 +87,10 @@ def _conv_narrow_jvp(stride, pads, dilation, primals, tangents):
     x, w = primals
     tx, tw = tangents
     out = conv_narrow(x, w, stride, pads, dilation)
-    blockable, ci = _blockable(x.shape, w.shape, stride, pads, dilation), w.shape[1]
+    blocked = _blockable(x.shape, w.shape, stride, pads, dilation) and w.shape[1] >= 4
     terms = []
     if not isinstance(tw, SymbolicZero):
-        terms.append(conv_xla(x, tw, stride, pads, dilation))
+        terms.append((_blocked if blocked else conv_xla)(x, tw, stride, pads, dilation))
     if not isinstance(tx, SymbolicZero):
-        terms.append((_blocked if blockable and ci >= 4 else conv_gemm)(tx, w, stride, pads, dilation))
+        terms.append((_blocked if blocked else conv_gemm)(tx, w, stride, pads, dilation))
     return out, sum(terms[1:], terms[0]) if terms else jnp.zeros_like(out)
