@@ -35,9 +35,14 @@ from .callbacks import (LossMonitor, TimeMonitor, ModelCheckpoint, CheckpointCon
                         Callback, RunContext, History, LambdaCallback, EarlyStopping, ReduceLROnPlateau,
                         LearningRateScheduler, BackupAndRestore, OnRequestExit)
 from .amp import FixedLossScaleManager, DynamicLossScaleManager, LossScaleManager, build_train_network  # noqa: E402
-from .summary import SummaryRecord  # noqa: E402
 from .parallel import (ParallelMode, set_auto_parallel_context, get_auto_parallel_context,  # noqa: E402
                        reset_auto_parallel_context)
 from . import _compat  # noqa: E402,F401  (registers mindspore-style module paths)
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    if name == "SummaryRecord":  # loads tensorboardX (and with it PyTorch, when installed) on first use
+        return summary.SummaryRecord
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

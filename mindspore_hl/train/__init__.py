@@ -10,9 +10,15 @@ from ..metrics import *  # noqa: F401,F403
 from ..metrics import __all__ as _metric_all
 from ..model import Model
 from ..serialization import export, load, load_checkpoint, load_param_into_net, save_checkpoint
-from ..summary import SummaryRecord
 from . import amp, callback, loss_scale_manager, metrics, model, serialization, summary  # noqa: F401
 
 __all__ = ["Model", "build_train_network", "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager",
            "save_checkpoint", "load_checkpoint", "load_param_into_net", "export", "load", "SummaryRecord"] \
     + _callback_all + _metric_all
+
+
+def __getattr__(name):
+    if name == "SummaryRecord":  # loaded on first use, as in ``mindspore_hl.summary``
+        from ..summary import SummaryRecord
+        return SummaryRecord
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

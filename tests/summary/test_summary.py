@@ -253,3 +253,15 @@ def test_collector_in_sink_mode_counts_epochs(tmp_path):
     values = _values(_events(tmp_path))
     assert [s for s, _ in values["loss/auto"]] == [5, 10]  # the first sink, then every 2nd epoch (5 steps each)
     assert any(e.HasField("graph_def") for e in _events(tmp_path))
+
+
+def test_importing_the_package_leaves_the_summary_writers_unloaded_until_used():
+    # tensorboardX imports PyTorch whenever it is installed: only a SummaryRecord should pay for that.
+    import subprocess
+    import sys
+    code = ("import sys, mindspore_hl as ms; before = 'tensorboardX' in sys.modules; "
+            "from mindspore_hl.train import SummaryRecord; "
+            "print(before, 'tensorboardX' in sys.modules, SummaryRecord is ms.summary.SummaryRecord)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "True", "True"]
