@@ -7,10 +7,10 @@ arena, no ``mmap`` and no trimming, the heap keeps those pages and the next step
 freed stays with the process; and XLA's threads and Python share one malloc lock, which small steps feel.
 
 Measured (benchmarks/NOTES.md, changes 11 and 14): on an AMD EPYC host it made a ResNet50 224x224 batch-8 step
-1.03 -> 0.83 s; on the Intel Xeon host that runs this project's CI it left that step unchanged (1.04 vs 1.03 s)
-and made LeNet5 11-18% slower (batch 256: 11.8 -> 14.3 ms). So it is off by default;
-``MINDSPORE_HL_MALLOC=reuse`` in the environment turns it on when ``mindspore_hl`` is imported (Linux with
-glibc only). It must be chosen before XLA starts its threads, which is why it is an environment variable.
+1.03 -> 0.83 s; on the Intel Xeon host that runs this project's CI it left that step unchanged (1.03 s with
+it, 1.04 s without: means of two runs each) and made LeNet5 11-18% slower (batch 256: 11.8 -> 14.3 ms). So it
+is off by default; ``MINDSPORE_HL_MALLOC=reuse`` in the environment turns it on when ``mindspore_hl`` is imported
+(Linux with glibc only). It must be chosen before XLA starts its threads, which is why it is an environment variable.
 """
 import ctypes
 import functools

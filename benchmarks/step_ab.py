@@ -1,0 +1,81 @@
+"""Same-process A/B of two or more code paths inside a compiled train step, selected by a module attribute.
+
+    python -m benchmarks.step_ab --case lenet5-256 --switch mindspore_hl.ops._nn_pool:_FIRST --values last,first
+
+For a change under study, add a temporary module-level switch that the code reads while tracing, then name it
+here. Each value is set, JAX's caches are cleared, and a ``TrainOneStepCell`` step is traced and compiled ahead
+of time; the timed rounds then call the compiled executables (values interleaved, order rotating), so no later
+setting can retrace an earlier variant.
+
+Why not simply set the switch and build another network: the ops' ``jax.jit`` cores (``_conv2d_core``,
+``_max_pool_core``, ...) cache their traces, so a second variant silently reuses the first's trace; clearing
+the caches instead makes every earlier ``jax.jit`` retrace with the *last* setting on its next call. Either
+way all variants run the same program and the A/B reads as "no difference" (benchmarks/NOTES.md).
+Prints one JSON line: the median ms per step of each value and the per-round times.
+"""
+import argparse
+import importlib
+import json
+import time
+
+import jax
+import numpy as np
+
+from .train_throughput import CASES, ms_network
+
+
+def _compiled_step(net_name, x, y):
+    """(executable, state, rng, inputs) of a fresh network's compiled TrainOneStepCell step."""
+    from mindspore_hl import nn
+    from mindspore_hl._jit import split_args
+    from mindspore_hl.common import seed
+    net, loss, opt = ms_network(net_name)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
+    step(x, y).asnumpy()
+    (entry,) = step._compiled._cache.values()
+    dyn, _ = split_args((True, x, y))
+    state, rng = tuple(p._value for p in entry.params), seed.global_key()
+    return [entry.jitted.lower(state, rng, dyn).compile(), state, rng, dyn]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--case", default="lenet5-256", choices=list(CASES))
+    parser.add_argument("--switch", required=True, help="module:ATTRIBUTE read while tracing")
+    parser.add_argument("--values", required=True, help="comma-separated string values of the switch")
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--steps", type=int, default=None, help="steps per round (default: the case's)")
+    args = parser.parse_args(argv)
+    import mindspore_hl as ms
+    net_name, batch, shape, steps = CASES[args.case]
+    steps = args.steps or steps
+    module_name, attr = args.switch.split(":")
+    module = importlib.import_module(module_name)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    rng = np.random.default_rng(0)
+    x = ms.Tensor(rng.random((batch, *shape), dtype=np.float32))
+    y = ms.Tensor(rng.integers(0, 10, batch).astype(np.int32))
+    values = args.values.split(",")
+    runs = {}
+    for v in values:
+        setattr(module, attr, v)
+        jax.clear_caches()
+        runs[v] = _compiled_step(net_name, x, y)
+    times = {v: [] for v in values}
+    for r in range(args.rounds):
+        for v in values[r % len(values):] + values[:r % len(values)]:
+            run = runs[v]
+            compiled, state, key, dyn = run
+            start = time.perf_counter()
+            for _ in range(steps):
+                out, state, key = compiled(state, key, dyn)
+            jax.block_until_ready(out)
+            times[v].append((time.perf_counter() - start) / steps * 1e3)
+            run[1], run[2] = state, key
+    print(json.dumps({"benchmark": "step_ab", "case": args.case, "switch": args.switch,
+                      "ms_per_step": {v: round(float(np.median(t)), 3) for v, t in times.items()},
+                      "rounds": {v: [round(t, 2) for t in ts] for v, ts in times.items()}}))
+
+
+if __name__ == "__main__":
+    main()
