@@ -33,7 +33,7 @@ def _compiled_step(net_name, x, y):
     step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
     step(x, y).asnumpy()
     (entry,) = step._compiled._cache.values()
-    dyn, _ = split_args((True, x, y))
+    dyn, _ = split_args((step.training, x, y))  # a Cell's compiled call takes its training flag first
     state, rng = tuple(p._value for p in entry.params), seed.global_key()
     return [entry.jitted.lower(state, rng, dyn).compile(), state, rng, dyn]
 

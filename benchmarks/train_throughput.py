@@ -12,8 +12,8 @@ Momentum(0.01, 0.9) on in-memory random batches (the data pipeline is ``benchmar
 * ``jax_floor``: the same network hand-written in JAX, NHWC (``benchmarks/_floors.py``), one jitted step;
 * ``torch`` / ``torch_1t``: PyTorch eager with all cores / one thread (skipped when torch is not installed);
   ``vs_torch`` compares with the faster of the two in each round (on a busy 2-core machine one thread wins).
-  They share this process's malloc, which importing mindspore_hl tunes; ``torch_own`` (column "own proc") is
-  PyTorch with all cores in a process of its own, as users run it.
+  They share this process with mindspore_hl (and its malloc tuning under ``MINDSPORE_HL_MALLOC=reuse``);
+  ``torch_own`` (column "own proc") is PyTorch with all cores in a process of its own, as users run it.
 
 All configurations of a case run in this process (``torch_own`` in its own), interleaved round by round (the
 order rotates), because the 2-core machine is shared and absolute times drift; each ratio is the median over
@@ -163,8 +163,8 @@ class TorchConfig:
 
 
 class TorchProcessConfig:
-    """PyTorch eager with all cores in a process of its own (``_torch_worker``): PyTorch as users run it, with
-    glibc's default malloc rather than the one mindspore_hl tunes for this process."""
+    """PyTorch eager with all cores in a process of its own (``_torch_worker``): PyTorch as users run it, never
+    sharing a process (or a tuned malloc) with mindspore_hl."""
 
     def __init__(self, name, batches):
         fd, self._path = tempfile.mkstemp(suffix=".npz")
@@ -235,7 +235,8 @@ def run_case(case, rounds, steps=None, configs=None):
                  "compile_s": round(cfg.compile_s, 2), "xla_mb": cfg.xla_mb}
         for key, floor in (("vs_jax_floor", "jax_floor"), ("vs_torch", "torch_best" if "torch_best" in times else "torch"),
                            ("vs_torch_own", "torch_own")):
-            if floor in times and not name.startswith(("torch", "jax_floor")[key == "vs_jax_floor"]):
+            family = "jax_floor" if key == "vs_jax_floor" else "torch"  # no ratio of a floor to itself
+            if floor in times and not name.startswith(family):
                 entry[key] = round(float(np.median(np.array(times[floor]) / np.array(times[name]))), 3)
         if case in MS210_GRAPH:
             entry["vs_ms210"] = round(batch / med[name] / MS210_GRAPH[case], 1)

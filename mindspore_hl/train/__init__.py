@@ -19,6 +19,5 @@ __all__ = ["Model", "build_train_network", "LossScaleManager", "FixedLossScaleMa
 
 def __getattr__(name):
     if name == "SummaryRecord":  # loaded on first use, as in ``mindspore_hl.summary``
-        from ..summary import SummaryRecord
-        return SummaryRecord
+        return summary.SummaryRecord
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
