@@ -1,7 +1,7 @@
 """PyTorch eager in a process of its own, timed on request: ``train_throughput``'s ``torch_own`` configuration.
 
-PyTorch beside mindspore_hl shares the process with XLA's threads (and with the malloc tuning of
-``MINDSPORE_HL_MALLOC=reuse``, ``mindspore_hl/_host_memory.py``, when set); this worker never imports
+PyTorch beside mindspore_hl shares the process with XLA's threads (and with the malloc tuning that big GRAPH_MODE
+steps switch on, ``mindspore_hl/_host_memory.py``); this worker never imports
 mindspore_hl, so it measures PyTorch as users run it.
 Protocol: argv = network, threads, .npz file of batches; each stdin line "round" is answered with the
 round's seconds on stdout; the first line written is the first step's seconds (warm-up).

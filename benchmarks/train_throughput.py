@@ -12,7 +12,7 @@ Momentum(0.01, 0.9) on in-memory random batches (the data pipeline is ``benchmar
 * ``jax_floor``: the same network hand-written in JAX, NHWC (``benchmarks/_floors.py``), one jitted step;
 * ``torch`` / ``torch_1t``: PyTorch eager with all cores / one thread (skipped when torch is not installed);
   ``vs_torch`` compares with the faster of the two in each round (on a busy 2-core machine one thread wins).
-  They share this process with mindspore_hl (and its malloc tuning under ``MINDSPORE_HL_MALLOC=reuse``);
+  They share this process with mindspore_hl (and glibc malloc as GRAPH_MODE tunes it, ``_host_memory``);
   ``torch_own`` (column "own proc") is PyTorch with all cores in a process of its own, as users run it.
 
 All configurations of a case run in this process (``torch_own`` in its own), interleaved round by round (the

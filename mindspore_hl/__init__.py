@@ -2,11 +2,7 @@
 
     import mindspore_hl as ms     # instead of: import mindspore as ms
 """
-from . import _host_memory
-
-_host_memory.keep_freed_memory()  # opt-in; before jax starts its worker threads (they take malloc arenas then)
-
-import jax as _jax  # noqa: E402
+import jax as _jax
 
 # MindSpore's default integer dtype is Int64 and users may ask for Float64: JAX needs x64 mode for both.
 _jax.config.update("jax_enable_x64", True)

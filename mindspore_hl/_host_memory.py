@@ -1,38 +1,86 @@
-"""Opt-in: keep freed host memory for reuse, for large models whose compiled step re-allocates big buffers.
+"""Big compiled steps on CPU run on the calling thread, so their buffers are reused instead of mapped afresh.
 
-XLA:CPU allocates each compiled step's buffers afresh on every call. glibc serves an allocation above 32 MB with
-a fresh ``mmap`` (and one above 64 MB made by any thread but the main one always so) and unmaps it on ``free``,
-so the kernel hands the same memory out again, zero-filled one 4 KB fault at a time, every step. With one malloc
-arena, no ``mmap`` and no trimming, the heap keeps those pages and the next step reuses them. The costs: memory
-freed stays with the process; and XLA's threads and Python share one malloc lock, which small steps feel.
+XLA:CPU allocates a call's temporaries anew on every call (one block: 880 MB for a ResNet50 224x224 batch-8
+train step). Under JAX's default asynchronous dispatch the call runs on an XLA worker thread, and glibc serves a
+worker thread's block above 64 MB (the heap size of a thread's malloc arena) with a fresh ``mmap`` whatever
+``mallopt`` says, and unmaps it on ``free``: the kernel zero-fills the block page by page every step (198k page
+faults and ~250 ms of system time per 1 s step on the project's Intel host). A call made with its inputs
+ready under *synchronous* dispatch runs on the calling (main) thread instead, allocating from the main arena,
+where ``mallopt`` can turn ``mmap`` and trimming off: the heap keeps the pages and the next step reuses them.
 
-Measured (benchmarks/NOTES.md, changes 11 and 14): on an AMD EPYC host it made a ResNet50 224x224 batch-8 step
-1.03 -> 0.83 s; on the Intel Xeon host that runs this project's CI it left that step unchanged (1.03 s with
-it, 1.04 s without: means of two runs each) and made LeNet5 11-18% slower (batch 256: 11.8 -> 14.3 ms). So it
-is off by default; ``MINDSPORE_HL_MALLOC=reuse`` in the environment turns it on when ``mindspore_hl`` is imported
-(Linux with glibc only). It must be chosen before XLA starts its threads, which is why it is an environment variable.
+Synchronous dispatch costs op-by-op execution its overlap of Python with compute (PYNATIVE LeNet5 steps
+22-38% slower, ResNet50 34%), and the choice is fixed when JAX creates its CPU client, at the first
+computation. So ``set_context(mode=GRAPH_MODE)`` before any computation chooses synchronous dispatch, and
+PYNATIVE_MODE keeps JAX's asynchronous default. Under synchronous dispatch a compiled step whose temporaries
+reach glibc's largest mmap threshold (32 MB) is called with its inputs ready (``keeps_buffers``, ``ready``) and
+malloc is tuned then, once; smaller steps keep running asynchronously while their NumPy inputs are still being
+copied in, as before. Measured (benchmarks/NOTES.md, change 17): ResNet50 224x224 b8 1.07 -> 0.89 s per step,
+32x32 b32 127 -> 104 ms; LeNet5 Model.train unchanged. The cost: memory freed by the main thread stays with the
+process. ``MINDSPORE_HL_MALLOC=system`` leaves JAX's dispatch and glibc's malloc as they are.
 """
 import ctypes
 import functools
 import os
 import platform
 
-__all__ = ["keep_freed_memory"]
+import jax
+import numpy as np
 
-_M_TRIM_THRESHOLD, _M_MMAP_MAX, _M_ARENA_MAX = -1, -4, -8
+__all__ = ["choose_dispatch", "keeps_buffers", "ready"]
+
+_M_TRIM_THRESHOLD, _M_MMAP_MAX = -1, -4
+_MMAP_THRESHOLD_MAX = 32 * 2 ** 20  # glibc's ceiling for its dynamic mmap threshold on 64-bit hosts
+
+
+def _enabled():
+    return (os.environ.get("MINDSPORE_HL_MALLOC", "").lower() != "system" and platform.system() == "Linux"
+            and platform.libc_ver()[0] == "glibc")
+
+
+def _client_created():
+    from jax._src import xla_bridge  # no public way to ask whether the backends exist yet
+    return xla_bridge.backends_are_initialized()
+
+
+def choose_dispatch(graph_mode):
+    """Before JAX's CPU client exists: synchronous dispatch for GRAPH_MODE, JAX's asynchronous default else."""
+    if _enabled() and not _client_created():
+        jax.config.update("jax_cpu_enable_async_dispatch", not graph_mode)
+
+
+def _inline_dispatch():
+    return (_enabled() and _client_created() and not jax.config.read("jax_cpu_enable_async_dispatch")
+            and jax.default_backend() == "cpu")
+
+
+def keeps_buffers(compiled_fn):
+    """Whether calls of a compiled step should be made with their inputs ready (see the module docstring).
+
+    Args:
+        compiled_fn: () -> the step's ``jax.stages.Compiled`` (called only under synchronous dispatch).
+    Returns:
+        True for a step whose temporaries reach 32 MB under synchronous dispatch (malloc is tuned then).
+    """
+    if not _inline_dispatch():
+        return False
+    stats = compiled_fn().memory_analysis()
+    big = stats is not None and stats.temp_size_in_bytes >= _MMAP_THRESHOLD_MAX
+    return big and _keep_freed_memory()
 
 
 @functools.lru_cache(maxsize=None)
-def keep_freed_memory():
-    """Tune glibc malloc for step-sized buffers if ``MINDSPORE_HL_MALLOC=reuse``, once. Returns True if applied."""
-    if os.environ.get("MINDSPORE_HL_MALLOC", "").lower() != "reuse":
-        return False
-    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
-        return False
+def _keep_freed_memory():
+    """The main arena without mmap and trimming (mallopt returns 1 on success; -1 turns trimming off)."""
     try:
         libc = ctypes.CDLL("libc.so.6")
     except OSError:
         return False
-    # One arena: glibc's other arenas cannot hold blocks above 64 MB and map each afresh. mallopt returns 1 on
-    # success; -1 as the trim threshold turns trimming off.
-    return all(libc.mallopt(p, v) == 1 for p, v in ((_M_ARENA_MAX, 1), (_M_MMAP_MAX, 0), (_M_TRIM_THRESHOLD, -1)))
+    return all(libc.mallopt(p, v) == 1 for p, v in ((_M_MMAP_MAX, 0), (_M_TRIM_THRESHOLD, -1)))
+
+
+def ready(args):
+    """``args`` (a pytree) as device arrays whose values exist, NumPy ones copied in, so a call on them runs
+    inline: one input still being computed or copied sends the call to a worker thread, and its outputs, the
+    next step's inputs, would then be pending too."""
+    return jax.block_until_ready(jax.tree_util.tree_map(
+        lambda a: jax.device_put(a) if isinstance(a, np.ndarray) else a, args))

@@ -13,6 +13,7 @@ import traceback
 import jax
 import numpy as np
 
+from . import _host_memory
 from .common import _scope, seed
 from .common.tensor import Tensor, wrap
 
@@ -120,10 +121,11 @@ def _ids(params):
 
 
 class _Entry:
-    __slots__ = ("jitted", "params", "plan", "place")
+    __slots__ = ("jitted", "params", "plan", "place", "inline")
 
     def __init__(self, jitted, params, plan=None):
         self.jitted, self.params, self.plan = jitted, params, plan
+        self.inline = None if plan is None else False  # whether calls get their inputs ready (_host_memory)
         # Parallel modes: put state and inputs on the plan's shardings before the call (None in STAND_ALONE).
         self.place = None if plan is None else plan.place
 
@@ -184,6 +186,8 @@ class CompiledFunction:
         if self.donate and len({id(v) for v in state}) != len(state):
             state = _unshare(params, state)
         rng = seed.global_key()
+        if entry.inline:
+            state, rng, dyn = _host_memory.ready((state, rng, dyn))
         try:
             if entry.place is not None:
                 state, rng, dyn = entry.place(state, rng, dyn)
@@ -196,6 +200,8 @@ class CompiledFunction:
         for p, v in zip(params, new_state):
             p._data = v
         seed.set_global_key(new_rng)
+        if entry.inline is None:  # the step is cached now: lowering it again is cheap
+            entry.inline = _host_memory.keeps_buffers(lambda: entry.jitted.lower(new_state, new_rng, dyn).compile())
         return out
 
     def lower(self, *args):

@@ -7,6 +7,7 @@ import warnings
 
 import jax
 
+from . import _host_memory
 from .backends import backend_for_platform, get_backend
 
 GRAPH_MODE = 0
@@ -73,6 +74,8 @@ def set_context(**kwargs):
     for key, value in kwargs.items():
         if key not in ("device_target", "device_id"):
             _ctx[key] = value
+    if "mode" in kwargs:
+        _host_memory.choose_dispatch(kwargs["mode"] == GRAPH_MODE)
 
 
 def get_context(attr_key):

@@ -1,5 +1,8 @@
-"""With ``MINDSPORE_HL_MALLOC=reuse`` the host allocator keeps freed step buffers (``mindspore_hl/_host_memory.py``):
-page faults per compiled call with it and by default, each in a fresh process (malloc settings are process-wide)."""
+"""Big compiled steps keep their buffers (``mindspore_hl/_host_memory.py``): GRAPH_MODE chosen before the first
+computation gives synchronous dispatch, and a step with a 64 MB temporary then runs without page faults, through a
+GRAPH_MODE Cell call and through ``Model.train``; PYNATIVE_MODE and ``MINDSPORE_HL_MALLOC=system`` keep JAX's
+asynchronous dispatch, where the same step faults its temporary in afresh on every call. Each case runs in a fresh
+process, since the dispatch mode and malloc's settings are per process."""
 import os
 import platform
 import subprocess
@@ -8,38 +11,67 @@ import sys
 import pytest
 
 pytestmark = pytest.mark.skipif(platform.system() != "Linux" or platform.libc_ver()[0] != "glibc",
-                                reason="tunes glibc malloc only")
+                                reason="glibc's malloc only")
 
-# A compiled call whose 64 MB output is freed before the next call: the buffer a training step re-allocates.
 _PROBE = """
-import resource
-import mindspore_hl
-from mindspore_hl import _host_memory
-import jax, jax.numpy as jnp
-f = jax.jit(lambda x: jnp.maximum(x * 2.0, 0.0))
-x = jnp.ones((4096, 4096), jnp.float32)
-per_call = []
-for _ in range(6):  # the fewest faults per call over groups of calls: the heap settles after a few calls
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    for _ in range(4):
-        f(x).block_until_ready()
-    per_call.append((resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / 4)
-print(_host_memory.keep_freed_memory(), min(per_call))
+import resource, sys
+import numpy as np
+import jax
+import mindspore_hl as ms
+from mindspore_hl import nn, ops
+ms.set_context(mode=ms.GRAPH_MODE if sys.argv[1] == "graph" else ms.PYNATIVE_MODE)
+
+
+class Big(nn.Cell):  # the (16384, 1024) product is a 64 MB temporary (read transposed, so not fused away)
+    def construct(self, x, w):
+        return ops.tanh(ops.matmul(x, w)).T[::3].sum()
+
+
+def faults_per_call(call, groups=5, calls=3):  # the fewest over groups: the heap takes a few calls to settle
+    counts = []
+    for _ in range(groups):
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        for _ in range(calls):
+            call()
+        counts.append((resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / calls)
+    return min(counts)
+
+
+rng = np.random.default_rng(0)
+net = nn.SequentialCell(nn.Dense(64, 1024), nn.ReLU(), nn.Dense(1024, 1))
+model = ms.train.Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.01, 0.9))
+batches = [(rng.normal(size=(16384, 64)).astype(np.float32), rng.normal(size=(16384, 1)).astype(np.float32))] * 8
+train = faults_per_call(lambda: (model.train(1, batches), net.trainable_params()[0].asnumpy()), 6, 1) / len(batches)
+
+x = ms.Tensor(rng.normal(size=(16384, 64)).astype(np.float32))
+w = ms.Tensor(rng.normal(size=(64, 1024)).astype(np.float32))
+big = Big()
+cell = faults_per_call(lambda: big(x, w).asnumpy())
+inline = list(model._train_runner()._inline.values()) if model._train_runner() else []
+print(jax.config.read("jax_cpu_enable_async_dispatch"), cell, train, inline)
 """
+_PAGES = 64 * 2 ** 20 / os.sysconf("SC_PAGE_SIZE")
 
 
-def _probe(malloc):
+def _probe(mode, malloc=""):
     env = dict(os.environ, MINDSPORE_HL_MALLOC=malloc)
-    out = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True, timeout=300)
+    out = subprocess.run([sys.executable, "-c", _PROBE, mode], env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
-    applied, faults = out.stdout.split()
-    return applied == "True", float(faults)
+    asynchronous, cell, train, inline = out.stdout.split(maxsplit=3)
+    return asynchronous == "True", float(cell), float(train), inline.strip()
 
 
-def test_freed_step_buffers_are_reused_without_page_faults():
-    applied, kept = _probe("reuse")
-    left_alone, system = _probe("")
-    assert applied and not left_alone
-    pages = 64 * 2 ** 20 / os.sysconf("SC_PAGE_SIZE")
-    assert system > 0.5 * pages, (system, pages)  # glibc maps the buffer afresh on each call
-    assert kept < 0.05 * pages, (kept, pages)
+def test_graph_mode_steps_reuse_their_buffers():
+    asynchronous, cell, train, inline = _probe("graph")
+    assert not asynchronous
+    assert cell < 0.05 * _PAGES, (cell, _PAGES)
+    assert train < 0.05 * _PAGES, (train, _PAGES)
+    assert inline == "[True]"  # Model's step runner calls the big step with its inputs ready
+
+
+def test_system_malloc_and_pynative_keep_asynchronous_dispatch():
+    asynchronous, cell, _, inline = _probe("graph", "system")
+    assert asynchronous and inline == "[False]"
+    assert cell > 0.5 * _PAGES, (cell, _PAGES)  # glibc maps the temporary afresh on every call
+    asynchronous, _, _, inline = _probe("pynative")
+    assert asynchronous and inline == "[]"  # PYNATIVE: op-by-op calls overlap Python with compute

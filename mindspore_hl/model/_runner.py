@@ -17,7 +17,7 @@ few percent of such a step.
 import jax
 import numpy as np
 
-from .. import _jit
+from .. import _host_memory, _jit
 from ..common import seed
 from ..common.tensor import wrap
 
@@ -54,6 +54,7 @@ class StepRunner:
         self.name = name or type(cell).__name__
         self.params = tuple(cell.get_parameters())
         self._cache = {}
+        self._inline = {}  # cache key -> whether calls get their inputs ready (_host_memory.keeps_buffers)
         self._per_step_sink = None
         self.state = None   # tuple of arrays while the runner owns the state, else None
         self.rng = None
@@ -118,22 +119,31 @@ class StepRunner:
         nbytes = sum(int(np.prod(np.shape(c), dtype=np.int64)) * np.dtype(c.dtype).itemsize for c in columns)
         return max(1, _SINK_BYTES // max(nbytes, 1))
 
-    def _call(self, fn, arrays):
+    def _call(self, columns, sink):
+        key = self._key(columns, sink)
+        fn = self._entry(columns, sink)
+        inline = self._inline.get(key)
         self.pull()
         state, self.state = self.state, None  # donated to the call
+        rng, arrays = self.rng, list(columns)
+        if inline:
+            state, rng, arrays = _host_memory.ready((state, rng, arrays))
         try:
-            out, new_state, new_rng = fn(state, self.rng, arrays)
+            out, new_state, new_rng = fn(state, rng, arrays)
         except Exception as e:
             # A call that failed before running (tracing, compiling) did not consume the state: keep it.
             if not any(getattr(v, "is_deleted", lambda: False)() for v in state):
                 self.state = state
             raise _jit._explain(e, self.name) from None
         self.state, self.rng = new_state, new_rng
+        if inline is None:  # after the first call the compiled step is cached: lowering it again is cheap
+            self._inline[key] = _host_memory.keeps_buffers(
+                lambda: fn if hasattr(fn, "memory_analysis") else fn.lower(new_state, new_rng, arrays).compile())
         return out
 
     def step(self, columns):
         """Run one step on a batch (list of arrays); returns the cell's output (Tensors, not synced)."""
-        return self._call(self._entry(columns, False), list(columns))
+        return self._call(columns, False)
 
     def sink(self, batches):
         """Run the batches (lists of arrays of equal shapes) as one scan; returns the last step's output."""
@@ -143,7 +153,7 @@ class StepRunner:
             return out
         stacked = [np.stack(col) if isinstance(col[0], np.ndarray) else jax.numpy.stack(col)
                    for col in zip(*batches)]
-        outs = self._call(self._entry(stacked, True), stacked)
+        outs = self._call(stacked, True)
         return jax.tree_util.tree_map(lambda x: x[-1], outs)
 
     def compile(self, columns, sink_steps=0):
