@@ -12,11 +12,12 @@ Synchronous dispatch costs op-by-op execution its overlap of Python with compute
 22-38% slower, ResNet50 34%), and the choice is fixed when JAX creates its CPU client, at the first
 computation. So ``set_context(mode=GRAPH_MODE)`` before any computation chooses synchronous dispatch, and
 PYNATIVE_MODE keeps JAX's asynchronous default. Under synchronous dispatch a compiled step whose temporaries
-reach glibc's largest mmap threshold (32 MB) is called with its inputs ready (``keeps_buffers``, ``ready``) and
-malloc is tuned then, once; smaller steps keep running asynchronously while their NumPy inputs are still being
-copied in, as before. Measured (benchmarks/NOTES.md, change 17): ResNet50 224x224 b8 1.07 -> 0.89 s per step,
-32x32 b32 127 -> 104 ms; LeNet5 Model.train unchanged. The cost: memory freed by the main thread stays with the
-process. ``MINDSPORE_HL_MALLOC=system`` leaves JAX's dispatch and glibc's malloc as they are.
+reach glibc's largest mmap threshold (32 MB) is called with its inputs ready (``runs_inline``, ``ready``), and
+malloc is tuned then, once; so is a step of >= 0.75 GFLOP, where running inline beats overlapping the host's
+per-step work with a worker thread. Smaller steps keep running asynchronously while their NumPy inputs are
+still being copied in. Measured (benchmarks/NOTES.md, changes 17-18): ResNet50 224x224 b8 1.07 -> 0.91 s per
+step, 32x32 b32 127 -> 109 ms; LeNet5 b256 3% faster, b32 unchanged. The cost: memory freed by the main thread
+stays with the process. ``MINDSPORE_HL_MALLOC=system`` leaves JAX's dispatch and glibc's malloc as they are.
 """
 import ctypes
 import functools
@@ -26,10 +27,14 @@ import platform
 import jax
 import numpy as np
 
-__all__ = ["choose_dispatch", "keeps_buffers", "ready"]
+__all__ = ["choose_dispatch", "runs_inline", "ready"]
 
 _M_TRIM_THRESHOLD, _M_MMAP_MAX = -1, -4
 _MMAP_THRESHOLD_MAX = 32 * 2 ** 20  # glibc's ceiling for its dynamic mmap threshold on 64-bit hosts
+# Above this much arithmetic a step gains more from running inline than from overlapping the host's per-step
+# work with a worker thread: LeNet5 Model.train steps of 0.18 / 0.51 / 1.0 GFLOP (batch 64 / 128 / 256) took
+# 3.00 / 5.81 / 11.18 ms fed asynchronously and 3.38 / 5.85 / 10.88 ms with their inputs ready.
+_INLINE_FLOPS = 0.75e9
 
 
 def _enabled():
@@ -53,19 +58,24 @@ def _inline_dispatch():
             and jax.default_backend() == "cpu")
 
 
-def keeps_buffers(compiled_fn):
-    """Whether calls of a compiled step should be made with their inputs ready (see the module docstring).
+def runs_inline(compiled_fn):
+    """Whether calls of a compiled step should be made with their inputs ready, so they run on this thread.
 
     Args:
         compiled_fn: () -> the step's ``jax.stages.Compiled`` (called only under synchronous dispatch).
     Returns:
-        True for a step whose temporaries reach 32 MB under synchronous dispatch (malloc is tuned then).
+        True under synchronous dispatch for a step whose temporaries reach 32 MB (malloc is tuned then, see the
+        module docstring) or whose arithmetic reaches 0.75 GFLOP.
     """
     if not _inline_dispatch():
         return False
-    stats = compiled_fn().memory_analysis()
-    big = stats is not None and stats.temp_size_in_bytes >= _MMAP_THRESHOLD_MAX
-    return big and _keep_freed_memory()
+    compiled = compiled_fn()
+    stats = compiled.memory_analysis()
+    if stats is not None and stats.temp_size_in_bytes >= _MMAP_THRESHOLD_MAX:
+        return _keep_freed_memory()
+    cost = compiled.cost_analysis()
+    cost = cost[0] if isinstance(cost, (list, tuple)) and cost else cost  # older jax: one dict per program
+    return bool(cost) and cost.get("flops", 0.0) >= _INLINE_FLOPS
 
 
 @functools.lru_cache(maxsize=None)

@@ -201,7 +201,7 @@ class CompiledFunction:
             p._data = v
         seed.set_global_key(new_rng)
         if entry.inline is None:  # the step is cached now: lowering it again is cheap
-            entry.inline = _host_memory.keeps_buffers(lambda: entry.jitted.lower(new_state, new_rng, dyn).compile())
+            entry.inline = _host_memory.runs_inline(lambda: entry.jitted.lower(new_state, new_rng, dyn).compile())
         return out
 
     def lower(self, *args):

@@ -54,7 +54,7 @@ class StepRunner:
         self.name = name or type(cell).__name__
         self.params = tuple(cell.get_parameters())
         self._cache = {}
-        self._inline = {}  # cache key -> whether calls get their inputs ready (_host_memory.keeps_buffers)
+        self._inline = {}  # cache key -> whether calls get their inputs ready (_host_memory.runs_inline)
         self._per_step_sink = None
         self.state = None   # tuple of arrays while the runner owns the state, else None
         self.rng = None
@@ -137,7 +137,7 @@ class StepRunner:
             raise _jit._explain(e, self.name) from None
         self.state, self.rng = new_state, new_rng
         if inline is None:  # after the first call the compiled step is cached: lowering it again is cheap
-            self._inline[key] = _host_memory.keeps_buffers(
+            self._inline[key] = _host_memory.runs_inline(
                 lambda: fn if hasattr(fn, "memory_analysis") else fn.lower(new_state, new_rng, arrays).compile())
         return out
 

@@ -8,7 +8,7 @@ from jax import lax
 
 import mindspore_hl  # noqa: F401  (x64 on, as in every use)
 from mindspore_hl.ops._nn_conv_gemm import conv_gemm, gemm_suits
-from mindspore_hl.ops._nn_conv_narrow import _blockable, conv_narrow, narrow_suits
+from mindspore_hl.ops._nn_conv_narrow import _block, _blockable, conv_narrow, narrow_suits
 
 CASES = [  # (N, H, W, Ci, Co, (kh, kw), stride, pads, dilation)
     (2, 9, 10, 3, 4, (3, 3), (2, 2), ((1, 1), (1, 1)), (1, 1)),
@@ -30,6 +30,7 @@ NARROW_CASES = [
     (2, 12, 12, 1, 6, (5, 5), (1, 1), ((0, 0), (0, 0)), (1, 1)),     # LeNet's conv1 (blocked by 4)
     (2, 12, 13, 1, 6, (5, 5), (1, 1), ((0, 0), (0, 0)), (1, 1)),     # output width not a multiple of 4
     (2, 9, 10, 6, 4, (5, 5), (1, 1), ((2, 2), (1, 3)), (1, 1)),      # LeNet's conv2, padded (blocked by 2)
+    (100, 14, 14, 6, 4, (5, 5), (1, 1), ((0, 0), (0, 0)), (1, 1)),   # LeNet's conv2 at a large batch (by 5)
     (2, 11, 12, 3, 5, (3, 2), (2, 1), ((1, 0), (2, 1)), (2, 1)),     # stride and dilation along H only
     (2, 11, 11, 3, 4, (7, 7), (2, 2), ((3, 3), (2, 3)), (1, 1)),     # a ResNet stem (XLA's forward)
     (2, 10, 9, 2, 3, (3, 2), (1, 2), ((2, 2), (1, 0)), (2, 1)),      # dilated along W (XLA's forward)
@@ -73,6 +74,10 @@ def test_choice_of_formulation():
     assert _blockable((32, 14, 14, 6), (16, 6, 5, 5), (1, 1), one, (1, 1))                 # LeNet conv2
     assert not _blockable((32, 224, 224, 3), (64, 3, 7, 7), (2, 2), ((3, 3),) * 2, (1, 1))  # strided along W
     assert not _blockable((32, 9, 9, 1), (6, 1, 5, 5), (1, 1), one, (1, 1))                # too narrow
+    assert _block((256, 32, 32, 1), (6, 1, 5, 5), (1, 1), one, (1, 1)) == 4                # 1-2 channels
+    assert _block((32, 14, 14, 6), (16, 6, 5, 5), (1, 1), one, (1, 1)) == 2                # small batch
+    assert _block((256, 14, 14, 6), (16, 6, 5, 5), (1, 1), one, (1, 1)) == 5               # kernel-wide
+    assert _block((256, 14, 15, 6), (16, 6, 5, 5), (1, 1), one, (1, 1)) == 2               # 11 % 5 != 0
 
 
 def test_narrow_second_derivative_matches_xla():
