@@ -43,8 +43,11 @@ def _enabled():
 
 
 def _client_created():
-    from jax._src import xla_bridge  # no public way to ask whether the backends exist yet
-    return xla_bridge.backends_are_initialized()
+    try:  # no public way to ask whether the backends exist yet; a jax without it: assume they do (no change)
+        from jax._src import xla_bridge
+        return xla_bridge.backends_are_initialized()
+    except (ImportError, AttributeError):
+        return True
 
 
 def choose_dispatch(graph_mode):
