@@ -50,14 +50,17 @@ def _client_created():
         return True
 
 
+_ASYNC = "jax_cpu_enable_async_dispatch"
+
+
 def choose_dispatch(graph_mode):
     """Before JAX's CPU client exists: synchronous dispatch for GRAPH_MODE, JAX's asynchronous default else."""
-    if _enabled() and not _client_created():
-        jax.config.update("jax_cpu_enable_async_dispatch", not graph_mode)
+    if _enabled() and _ASYNC in jax.config.values and not _client_created():
+        jax.config.update(_ASYNC, not graph_mode)
 
 
 def _inline_dispatch():
-    return (_enabled() and _client_created() and not jax.config.read("jax_cpu_enable_async_dispatch")
+    return (_enabled() and _ASYNC in jax.config.values and not jax.config.values[_ASYNC] and _client_created()
             and jax.default_backend() == "cpu")
 
 
