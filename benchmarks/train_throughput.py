@@ -16,11 +16,11 @@ Momentum(0.01, 0.9) on in-memory random batches (the data pipeline is ``benchmar
   ``torch_own`` (column "own proc") is PyTorch with all cores in a process of its own, as users run it.
 
 All configurations of a case run in this process (``torch_own`` in its own), interleaved round by round (the
-order rotates), because the 2-core machine is shared and absolute times drift; each ratio is the median over
-rounds of that round's ratio. Every step is compiled ahead of the timed rounds (its compile time is reported).
-``xla_mb``: XLA's memory estimate of one compiled step (arguments + outputs + temporaries). ``vs_ms210``:
-samples/s against real MindSpore 2.10 GRAPH_MODE on this machine (figures from the issue,
-LeNet5 only). Prints one JSON line, then a table.
+order rotates, reversed every other round), because the 2-core machine is shared and absolute times drift;
+each ratio is the median over rounds of that round's ratio. Every step is compiled ahead of the timed rounds
+(its compile time is reported). ``xla_mb``: XLA's memory estimate of one compiled step (arguments + outputs +
+temporaries). ``vs_ms210``: samples/s against real MindSpore 2.10 GRAPH_MODE on this machine (figures from the
+issue, LeNet5 only). Prints one JSON line, then a table.
 """
 import argparse
 import json
@@ -220,7 +220,8 @@ def run_case(case, rounds, steps=None, configs=None):
     order = list(built)
     try:
         for r in range(rounds):
-            for name in order[r % len(order):] + order[:r % len(order)]:
+            turn = order[r % len(order):] + order[:r % len(order)]
+            for name in (turn[::-1] if r % 2 else turn):  # so no configuration always follows the same one
                 times[name].append(built[name].round() / steps)
     finally:
         for cfg in built.values():
