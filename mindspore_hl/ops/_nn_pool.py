@@ -58,6 +58,21 @@ def _window_taps(xp, kernel, stride, dilation, outs):
                       (1, sh, sw, 1)) for i in range(kh) for j in range(kw)]
 
 
+def _max_and_first(stacked):
+    """(maximum, index of its first occurrence) along axis 0, in one reduction; NaN counts as the maximum."""
+    index_dtype = jnp.int8 if stacked.shape[0] < 128 else jnp.int32
+
+    def pick(a, b):
+        (av, ai), (bv, bi) = a, b
+        a_nan, b_nan = av != av, bv != bv
+        take = (bv > av) | (b_nan & ~a_nan) | (((bv == av) | (a_nan & b_nan)) & (bi < ai))
+        return lax.select(take, bv, av), lax.select(take, bi, ai)
+
+    index = lax.broadcasted_iota(index_dtype, stacked.shape, 0)
+    init = (jnp.array(_lowest(stacked.dtype), stacked.dtype), jnp.array(stacked.shape[0], index_dtype))
+    return lax.reduce((stacked, index), init, pick, (0,))
+
+
 @functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2, 3, 4))
 def _window_max(xp, kernel, stride, dilation, outs):
     return functools.reduce(jnp.maximum, _window_taps(xp, kernel, stride, dilation, outs))
@@ -70,14 +85,14 @@ def _window_max_jvp(kernel, stride, dilation, outs, primals, tangents):
     # pooled maximum once; autodiff of the chain of maximums instead re-evaluated the chain for every tap
     # (ResNet50's 3x3 stem pool: 71 ms of a 1.24 s step).
     (xp,), (txp,) = primals, tangents
-    taps = _window_taps(xp, kernel, stride, dilation, outs)
-    out = functools.reduce(jnp.maximum, taps)
     # The winning tap's index comes from a reduction, which XLA materialises once; the same selection made
     # of elementwise comparisons was fused into every consumer of the gradient and recomputed there
     # (LeNet5 b256 step: 38 ms instead of 11; a running comparison still 13% slower, ResNet50 11%). The taps
     # are stacked on a new leading axis: stacked on a new last axis (..., 9) they cost ResNet50 224x224 5% of
-    # its step (benchmarks/NOTES.md, change 13).
-    first = jnp.argmax(jnp.stack(taps, axis=0), axis=0).astype(jnp.int32)
+    # its step (benchmarks/NOTES.md, change 13). The same reduction gives the maximum, which its consumers
+    # then read instead of each recomputing the window from the (4x larger) input, and an int8 index rather
+    # than argmax's int64 (change 19: LeNet5 b256 15.9 -> 12.9 ms).
+    out, first = _max_and_first(jnp.stack(_window_taps(xp, kernel, stride, dilation, outs), axis=0))
     tangent = jnp.zeros_like(out)
     for k, t in enumerate(_window_taps(txp, kernel, stride, dilation, outs)):
         tangent = jnp.where(first == k, t, tangent)

@@ -3,6 +3,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
 from jax import lax
 
 import mindspore_hl as ms
@@ -82,3 +84,15 @@ TIES = np.array([[[[1, 1, 0, 2], [1, 0, 2, 2], [3, 3, 3, 3], [3, 3, 3, 3]]]], np
 def test_the_first_of_tied_maxima_takes_the_gradient_as_in_mindspore(pool, want):
     grad = ms.grad(lambda a: pool(a).sum())(ms.Tensor(TIES))
     np.testing.assert_array_equal(grad.asnumpy(), np.asarray(want, np.float32)[None, None])
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(np.float32, hnp.array_shapes(min_dims=2, max_dims=3, max_side=9),
+                  elements=st.sampled_from([-np.inf, -1.0, 0.0, 2.0, np.inf, np.nan])))
+def test_maximum_and_first_index_in_one_reduction_match_numpy(x):
+    # The reduction behind the pool's derivative: NumPy's max and argmax (the first NaN, else the first maximum).
+    from mindspore_hl.ops._nn_pool import _max_and_first
+    value, first = _max_and_first(jnp.asarray(x))
+    assert first.dtype == jnp.int8
+    np.testing.assert_array_equal(np.asarray(first), np.argmax(x, axis=0))
+    np.testing.assert_array_equal(np.asarray(value), np.max(x, axis=0))
