@@ -6,7 +6,8 @@ LeNet's conv1 (1 -> 6 channels, 5x5, batch 256) took 3.8 ms forward, the same ar
 4.3 ms, and 0.9 ms after *blocking the width*: B neighbouring columns become one column of B * C_in channels,
 and the weight becomes a (kh, ceil((B + kw - 1) / B), B * C_in, B * C_out) kernel that produces B output
 columns at once (a zero-padded Toeplitz arrangement of the original taps). The blocked convolution does
-~(B + kw - 1) / kw times the arithmetic in a shape XLA computes well.
+~(B + kw - 1) / kw times the arithmetic in a shape XLA computes well. From 4 input channels at stride 1 the
+rows are blocked too (2 x 2 pixels per block, ``_block``).
 
 ``conv_narrow`` is a ``custom_jvp`` (so reverse and forward mode both use it), each term in the form that
 measured fastest inside a training step: the forward blocked where the width allows it (stride 1, no dilation
@@ -33,54 +34,57 @@ def narrow_suits(w_shape, groups):
 
 
 def _block(x_shape, w_shape, stride, pads, dilation):
-    """Columns per block: enough to give XLA's convolution >= 4 input channels (4 for 1-2 channels, else 2).
+    """(rows, columns) per block: 2 x 2 from 4 input channels at stride 1, else a row of 4 (1-2 channels) or 2.
 
-    With more channels and >= 10k output positions, the kernel width when it divides the output width: wider
-    blocks cost more work on the blocked weight per step and repay it in the convolutions only at large batches
-    (LeNet5's conv2 at 5 columns, step_ab: batch 256 10.75 -> 10.07 ms, 128 5.44 -> 5.35; 64 2.95 -> 3.04,
-    32 1.72 -> 1.83; 3 columns was slower at 256 than 2, 10 3x slower).
+    2 x 2 blocks give LeNet5's conv2 (6 -> 16 channels, 5x5) a 3x3 kernel of 24 -> 64 channels at 1.44x the
+    arithmetic; 5 columns (the previous rule at large batches) gave 30 -> 80 at 2x, and in its input gradient
+    (80 -> 30 over a 4-column padding) 4.2x (step_ab, b256: 10.93 -> 10.43 ms; b32 1.675 vs 1.685).
     """
     ci, kh, kw = w_shape[1:]
-    if ci <= 2:
-        return 4
+    oh = _out_size(x_shape[1], kh, stride[0], dilation[0], pads[0])
     ow = _out_size(x_shape[2], kw, 1, 1, pads[1])
-    positions = x_shape[0] * _out_size(x_shape[1], kh, stride[0], dilation[0], pads[0]) * ow
-    return kw if isinstance(positions, int) and positions >= 10_000 and ow % kw == 0 else 2
+    if ci >= 4 and stride[0] == 1 and dilation[0] == 1 and min(oh, ow) >= 4:
+        return 2, 2
+    return 1, (4 if ci <= 2 else 2)
 
 
 def _blockable(x_shape, w_shape, stride, pads, dilation):
-    b = _block(x_shape, w_shape, stride, pads, dilation)
-    return stride[1] == 1 and dilation[1] == 1 and _out_size(x_shape[2], w_shape[3], 1, 1, pads[1]) >= 2 * b
+    bw = _block(x_shape, w_shape, stride, pads, dilation)[1]
+    return stride[1] == 1 and dilation[1] == 1 and _out_size(x_shape[2], w_shape[3], 1, 1, pads[1]) >= 2 * bw
 
 
 @functools.lru_cache(maxsize=None)
-def _toeplitz(kw, b):
-    """0/1 array ``s[j, jb, src, dst]``: tap ``j`` joins input column ``src`` of block ``jb`` to output ``dst``."""
-    kb = -(-(b + kw - 1) // b)
-    s = np.zeros((kw, kb, b, b), np.float32)
+def _toeplitz(k, b):
+    """0/1 array ``s[j, jb, src, dst]``: tap ``j`` joins input pixel ``src`` of block ``jb`` to output ``dst``."""
+    kb = -(-(b + k - 1) // b)
+    s = np.zeros((k, kb, b, b), np.float32)
     for jb in range(kb):
         for src in range(b):
             for dst in range(b):
-                if 0 <= b * jb + src - dst < kw:
+                if 0 <= b * jb + src - dst < k:
                     s[b * jb + src - dst, jb, src, dst] = 1
     return s
 
 
 def _blocked(x, w, stride, pads, dilation):
-    """The convolution with the width blocked (see the module docstring); stride and dilation along H only."""
+    """The convolution with blocked pixels (see the module docstring); stride and dilation along unblocked H."""
     n, h, wd, ci = x.shape
     co, _, kh, kw = w.shape
-    b = _block(x.shape, w.shape, stride, pads, dilation)
-    ow = _out_size(wd, kw, 1, 1, pads[1])
-    s = _toeplitz(kw, b)
-    kb, blocks = s.shape[1], -(-ow // b)
-    width = (blocks + kb - 1) * b                     # padded so every output block has its kb input blocks
-    x = jnp.pad(x, ((0, 0), (0, 0), (pads[1][0], width - wd - pads[1][0]), (0, 0)))
-    xb = x.reshape(n, h, blocks + kb - 1, b * ci)
-    wb = jnp.einsum("oihj,jksd->hksido", w, jnp.asarray(s, w.dtype)).reshape(kh, kb, b * ci, b * co)
-    y = lax.conv_general_dilated(xb, wb, (stride[0], 1), (tuple(pads[0]), (0, 0)), rhs_dilation=(dilation[0], 1),
+    bh, bw = _block(x.shape, w.shape, stride, pads, dilation)
+    oh, ow = _out_size(h, kh, stride[0], dilation[0], pads[0]), _out_size(wd, kw, 1, 1, pads[1])
+    sh, sw = _toeplitz(kh, bh), _toeplitz(kw, bw)  # bh == 1: sh maps tap i to block i (H unchanged)
+    nbh, nbw = -(-oh // bh), -(-ow // bw)
+    # padded so that every output block has its input blocks
+    hp = h + sum(pads[0]) if bh == 1 else (nbh + sh.shape[1] - 1) * bh
+    wp = (nbw + sw.shape[1] - 1) * bw
+    x = jnp.pad(x, ((0, 0), (pads[0][0], hp - h - pads[0][0]), (pads[1][0], wp - wd - pads[1][0]), (0, 0)))
+    xb = x.reshape(n, hp // bh, bh, wp // bw, bw, ci).transpose(0, 1, 3, 2, 4, 5).reshape(n, hp // bh, wp // bw, -1)
+    wb = jnp.einsum("oiyx,yapq,xbrs->abpriqso", w, jnp.asarray(sh, w.dtype), jnp.asarray(sw, w.dtype))
+    wb = wb.reshape(sh.shape[1], sw.shape[1], bh * bw * ci, bh * bw * co)
+    y = lax.conv_general_dilated(xb, wb, (stride[0], 1), "VALID", rhs_dilation=(dilation[0], 1),
                                  dimension_numbers=("NHWC", "HWIO", "NHWC"))
-    return y.reshape(n, y.shape[1], blocks * b, co)[:, :, :ow]
+    y = y.reshape(n, y.shape[1], nbw, bh, bw, co).transpose(0, 1, 3, 2, 4, 5)
+    return y.reshape(n, y.shape[1] * bh, nbw * bw, co)[:, :oh, :ow]
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(2, 3, 4))

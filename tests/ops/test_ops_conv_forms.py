@@ -29,8 +29,9 @@ def _reference(x, w, stride, pads, dilation):
 NARROW_CASES = [
     (2, 12, 12, 1, 6, (5, 5), (1, 1), ((0, 0), (0, 0)), (1, 1)),     # LeNet's conv1 (blocked by 4)
     (2, 12, 13, 1, 6, (5, 5), (1, 1), ((0, 0), (0, 0)), (1, 1)),     # output width not a multiple of 4
-    (2, 9, 10, 6, 4, (5, 5), (1, 1), ((2, 2), (1, 3)), (1, 1)),      # LeNet's conv2, padded (blocked by 2)
-    (100, 14, 14, 6, 4, (5, 5), (1, 1), ((0, 0), (0, 0)), (1, 1)),   # LeNet's conv2 at a large batch (by 5)
+    (2, 9, 10, 6, 4, (5, 5), (1, 1), ((2, 2), (1, 3)), (1, 1)),      # LeNet's conv2, padded
+    (2, 14, 14, 6, 4, (5, 5), (1, 1), ((0, 0), (0, 0)), (1, 1)),     # LeNet's conv2 (2 x 2 blocks)
+    (2, 11, 12, 5, 3, (3, 4), (1, 1), ((1, 2), (0, 1)), (1, 1)),     # 2 x 2 blocks, odd sizes, uneven pads
     (2, 11, 12, 3, 5, (3, 2), (2, 1), ((1, 0), (2, 1)), (2, 1)),     # stride and dilation along H only
     (2, 11, 11, 3, 4, (7, 7), (2, 2), ((3, 3), (2, 3)), (1, 1)),     # a ResNet stem (XLA's forward)
     (2, 10, 9, 2, 3, (3, 2), (1, 2), ((2, 2), (1, 0)), (2, 1)),      # dilated along W (XLA's forward)
@@ -74,11 +75,11 @@ def test_choice_of_formulation():
     assert _blockable((32, 14, 14, 6), (16, 6, 5, 5), (1, 1), one, (1, 1))                 # LeNet conv2
     assert not _blockable((32, 224, 224, 3), (64, 3, 7, 7), (2, 2), ((3, 3),) * 2, (1, 1))  # strided along W
     assert not _blockable((32, 9, 9, 1), (6, 1, 5, 5), (1, 1), one, (1, 1))                # too narrow
-    assert _block((256, 32, 32, 1), (6, 1, 5, 5), (1, 1), one, (1, 1)) == 4                # 1-2 channels
-    assert _block((32, 14, 14, 6), (16, 6, 5, 5), (1, 1), one, (1, 1)) == 2                # small batch
-    assert _block((256, 14, 14, 6), (16, 6, 5, 5), (1, 1), one, (1, 1)) == 5               # kernel-wide
-    assert _block((256, 14, 15, 6), (16, 6, 5, 5), (1, 1), one, (1, 1)) == 2               # 11 % 5 != 0
-
+    assert _block((256, 32, 32, 1), (6, 1, 5, 5), (1, 1), one, (1, 1)) == (1, 4)           # 1-2 channels
+    assert _block((32, 14, 14, 6), (16, 6, 5, 5), (1, 1), one, (1, 1)) == (2, 2)           # rows and columns
+    assert _block((32, 14, 14, 3), (16, 3, 5, 5), (1, 1), one, (1, 1)) == (1, 2)           # 3 channels
+    assert _block((32, 15, 14, 6), (16, 6, 5, 5), (2, 1), one, (1, 1)) == (1, 2)           # strided along H
+    assert _block((32, 7, 14, 6), (16, 6, 5, 5), (1, 1), one, (1, 1)) == (1, 2)            # 3 output rows
 
 def test_narrow_second_derivative_matches_xla():
     rng = np.random.default_rng(3)
@@ -94,7 +95,7 @@ def test_narrow_second_derivative_matches_xla():
 
 
 @settings(max_examples=20, deadline=None)
-@given(n=st.integers(1, 2), h=st.integers(3, 9), wd=st.integers(3, 14), ci=st.integers(1, 4), co=st.integers(1, 5),
+@given(n=st.integers(1, 2), h=st.integers(3, 9), wd=st.integers(3, 14), ci=st.integers(1, 6), co=st.integers(1, 5),
        kh=st.integers(1, 3), kw=st.integers(1, 5), sh=st.integers(1, 2), dh=st.integers(1, 2),
        pads=st.tuples(*[st.integers(0, 2)] * 4), seed=st.integers(0, 2 ** 16))
 def test_narrow_matches_xla_on_random_shapes(n, h, wd, ci, co, kh, kw, sh, dh, pads, seed):
