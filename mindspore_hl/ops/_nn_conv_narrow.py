@@ -6,8 +6,8 @@ LeNet's conv1 (1 -> 6 channels, 5x5, batch 256) took 3.8 ms forward, the same ar
 4.3 ms, and 0.9 ms after *blocking the width*: B neighbouring columns become one column of B * C_in channels,
 and the weight becomes a (kh, ceil((B + kw - 1) / B), B * C_in, B * C_out) kernel that produces B output
 columns at once (a zero-padded Toeplitz arrangement of the original taps). The blocked convolution does
-~(B + kw - 1) / kw times the arithmetic in a shape XLA computes well. From 4 input channels at stride 1 the
-rows are blocked too (2 x 2 pixels per block, ``_block``).
+~(B + kw - 1) / kw times the arithmetic in a shape XLA computes well. At stride 1 the rows are blocked
+too (2 x 2 or 2 x 4 pixels per block, ``_block``).
 
 ``conv_narrow`` is a ``custom_jvp`` (so reverse and forward mode both use it), each term in the form that
 measured fastest inside a training step: the forward blocked where the width allows it (stride 1, no dilation
@@ -34,18 +34,19 @@ def narrow_suits(w_shape, groups):
 
 
 def _block(x_shape, w_shape, stride, pads, dilation):
-    """(rows, columns) per block: 2 x 2 from 4 input channels at stride 1, else a row of 4 (1-2 channels) or 2.
+    """(rows, columns) per block: 4 columns for 1-2 input channels, else 2; 2 rows at stride 1 (else 1).
 
-    2 x 2 blocks give LeNet5's conv2 (6 -> 16 channels, 5x5) a 3x3 kernel of 24 -> 64 channels at 1.44x the
-    arithmetic; 5 columns (the previous rule at large batches) gave 30 -> 80 at 2x, and in its input gradient
-    (80 -> 30 over a 4-column padding) 4.2x (step_ab, b256: 10.93 -> 10.43 ms; b32 1.675 vs 1.685).
+    Measured with step_ab on LeNet5: conv2 (6 -> 16 channels, 5x5) in 2 x 2 blocks is a 3x3 kernel of
+    24 -> 64 channels at 1.44x the arithmetic; 5 columns (the rule before) gave 30 -> 80 at 2x, and 4.2x in
+    its input gradient (b256 10.93 -> 10.43 ms; b32 1.675 vs 1.685). conv1 (1 -> 6) in 2 x 4 blocks instead
+    of 1 x 4: b256 9.28 -> 8.48 ms, b32 1.56 -> 1.49 (4 x 2 and 4 x 4 the same). A 3x3 RGB layer (b32,
+    32x32, 64 channels), forward and weight gradient alone: 2 x 2 1.80 ms, 1 x 2 1.91.
     """
     ci, kh, kw = w_shape[1:]
     oh = _out_size(x_shape[1], kh, stride[0], dilation[0], pads[0])
     ow = _out_size(x_shape[2], kw, 1, 1, pads[1])
-    if ci >= 4 and stride[0] == 1 and dilation[0] == 1 and min(oh, ow) >= 4:
-        return 2, 2
-    return 1, (4 if ci <= 2 else 2)
+    rows = 2 if stride[0] == 1 and dilation[0] == 1 and min(oh, ow) >= 4 else 1
+    return rows, (4 if ci <= 2 else 2)
 
 
 def _blockable(x_shape, w_shape, stride, pads, dilation):

@@ -27,7 +27,7 @@ def _reference(x, w, stride, pads, dilation):
 
 
 NARROW_CASES = [
-    (2, 12, 12, 1, 6, (5, 5), (1, 1), ((0, 0), (0, 0)), (1, 1)),     # LeNet's conv1 (blocked by 4)
+    (2, 12, 12, 1, 6, (5, 5), (1, 1), ((0, 0), (0, 0)), (1, 1)),     # LeNet's conv1 (2 x 4 blocks)
     (2, 12, 13, 1, 6, (5, 5), (1, 1), ((0, 0), (0, 0)), (1, 1)),     # output width not a multiple of 4
     (2, 9, 10, 6, 4, (5, 5), (1, 1), ((2, 2), (1, 3)), (1, 1)),      # LeNet's conv2, padded
     (2, 14, 14, 6, 4, (5, 5), (1, 1), ((0, 0), (0, 0)), (1, 1)),     # LeNet's conv2 (2 x 2 blocks)
@@ -75,11 +75,11 @@ def test_choice_of_formulation():
     assert _blockable((32, 14, 14, 6), (16, 6, 5, 5), (1, 1), one, (1, 1))                 # LeNet conv2
     assert not _blockable((32, 224, 224, 3), (64, 3, 7, 7), (2, 2), ((3, 3),) * 2, (1, 1))  # strided along W
     assert not _blockable((32, 9, 9, 1), (6, 1, 5, 5), (1, 1), one, (1, 1))                # too narrow
-    assert _block((256, 32, 32, 1), (6, 1, 5, 5), (1, 1), one, (1, 1)) == (1, 4)           # 1-2 channels
+    assert _block((256, 32, 32, 1), (6, 1, 5, 5), (1, 1), one, (1, 1)) == (2, 4)           # 1-2 channels
     assert _block((32, 14, 14, 6), (16, 6, 5, 5), (1, 1), one, (1, 1)) == (2, 2)           # rows and columns
-    assert _block((32, 14, 14, 3), (16, 3, 5, 5), (1, 1), one, (1, 1)) == (1, 2)           # 3 channels
     assert _block((32, 15, 14, 6), (16, 6, 5, 5), (2, 1), one, (1, 1)) == (1, 2)           # strided along H
     assert _block((32, 7, 14, 6), (16, 6, 5, 5), (1, 1), one, (1, 1)) == (1, 2)            # 3 output rows
+    assert _block((32, 20, 20, 1), (6, 1, 5, 5), (1, 1), one, (2, 1)) == (1, 4)            # dilated along H
 
 def test_narrow_second_derivative_matches_xla():
     rng = np.random.default_rng(3)
