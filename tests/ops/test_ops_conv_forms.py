@@ -81,6 +81,7 @@ def test_choice_of_formulation():
     assert _block((32, 7, 14, 6), (16, 6, 5, 5), (1, 1), one, (1, 1)) == (1, 2)            # 3 output rows
     assert _block((32, 20, 20, 1), (6, 1, 5, 5), (1, 1), one, (2, 1)) == (1, 4)            # dilated along H
 
+
 def test_narrow_second_derivative_matches_xla():
     rng = np.random.default_rng(3)
     x, w = jnp.asarray(rng.normal(size=(2, 8, 8, 2))), jnp.asarray(rng.normal(size=(3, 2, 3, 3)))
