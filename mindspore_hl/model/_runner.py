@@ -88,8 +88,7 @@ class StepRunner:
     def _key(self, columns, sink):
         return (sink, self.cell.training) + tuple((c.shape, c.dtype) for c in columns)
 
-    def _entry(self, columns, sink):
-        key = self._key(columns, sink)
+    def _entry(self, key, sink):
         entry = self._cache.get(key)
         if entry is None:
             entry = self._cache[key] = self._build(sink)
@@ -121,7 +120,7 @@ class StepRunner:
 
     def _call(self, columns, sink):
         key = self._key(columns, sink)
-        fn = self._entry(columns, sink)
+        fn = self._entry(key, sink)
         inline = self._inline.get(key)
         self.pull()
         state, self.state = self.state, None  # donated to the call
@@ -162,8 +161,8 @@ class StepRunner:
         if sink:
             columns = [np.stack([np.asarray(c)] * sink_steps) for c in columns]
         self.pull()
-        lowered = self._entry(columns, sink).lower(self.state, self.rng, list(columns))
-        self._cache[self._key(columns, sink)] = lowered.compile()
+        key = self._key(columns, sink)
+        self._cache[key] = self._entry(key, sink).lower(self.state, self.rng, list(columns)).compile()
 
     def jaxpr(self, columns):
         """The ClosedJaxpr of one step on ``columns`` (its equations carry the Cells' name scopes)."""
