@@ -10,9 +10,11 @@ pytest_plugins = ["training_fixtures"]  # batches / model_factory / batch_factor
 
 import mindspore_hl as ms  # noqa: E402
 
-SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared"
-FIXTURES = SHARED / "fixtures"
-DATASETS = SHARED / "datasets"
+HERE = pathlib.Path(__file__).resolve().parent
+# Files written by real MindSpore 2.10 (tests/fixtures/mindspore/README.md says how each was made).
+FIXTURES = HERE / "fixtures" / "mindspore"
+# The real MNIST files the package bundles for its main job.
+DATASETS = HERE.parent / "model_zoo" / "data"
 
 
 @pytest.fixture(autouse=True)

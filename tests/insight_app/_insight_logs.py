@@ -8,7 +8,8 @@ import shutil
 
 import numpy as np
 
-FIXTURE_SUMMARY = "/work/shared/fixtures/lenet5/summary"
+FIXTURE_SUMMARY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                               "fixtures", "mindspore", "lenet5", "summary")
 CELL_TREE = {"name": "LeNet5", "type": "LeNet5", "params": [], "children": [
     {"name": "conv1", "type": "Conv2d", "params": [["weight", [6, 1, 5, 5], "Float32"]], "children": []},
     {"name": "fc1", "type": "Dense", "params": [["weight", [120, 400], "Float32"], ["bias", [120], "Float32"]],

@@ -1,6 +1,6 @@
 """LeNet5 and ResNet50 written with mindspore_hl reproduce real MindSpore 2.10 (fixtures/README.md).
 
-The networks are the ModelZoo ones (model_zoo/), which mirror /work/shared/fixtures/ms_reference_nets.py.
+The networks are the ModelZoo ones (model_zoo/), which mirror tools/oracle/ms_reference_nets.py.
 Parameters come from the fixtures' checkpoints; outputs, the loss, gradients and BatchNorm
 statistics must match within the README's tolerances, in GRAPH_MODE and PYNATIVE_MODE.
 """
@@ -17,7 +17,7 @@ from mindspore_hl.serialization import _ckpt_format
 from model_zoo.lenet.src import LeNet5
 from model_zoo.resnet.src import resnet50
 
-FIXTURES = pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
+FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "mindspore"
 LENET_TOL = dict(rtol=1e-4, atol=1e-5)
 RESNET_TOL = dict(rtol=1e-3, atol=1e-4)
 

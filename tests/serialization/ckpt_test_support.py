@@ -5,7 +5,7 @@ import pathlib
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
-FIXTURES = pathlib.Path("/work/shared/fixtures")
+FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "mindspore"
 LENET = FIXTURES / "lenet5"
 RESNET = FIXTURES / "resnet50"
 
