@@ -1,7 +1,7 @@
 """Every ``>>>`` example in the packages' docstrings runs, in the default test run.
 
 Modules are found by walking the packages, so a new example is tested without being listed anywhere. Each module's
-examples run in PYNATIVE_MODE with seed 0 (the autouse fixture in conftest.py) with the names every example may
+examples run in a temporary folder, in PYNATIVE_MODE with seed 0 (the autouse fixture in conftest.py) with the names every example may
 assume already imported, as NumPy's docs assume ``np``: ``ms``, ``nn``, ``ops``, ``Tensor`` and ``np``.
 """
 from __future__ import annotations
@@ -44,7 +44,8 @@ def _modules_with_examples() -> list[str]:
 
 
 @pytest.mark.parametrize("module_name", _modules_with_examples() + ["tests.oracle"])
-def test_docstring_examples_run(module_name: str) -> None:
+def test_docstring_examples_run(module_name: str, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # examples that write files write them here
     module = importlib.import_module(module_name)
     finder = doctest.DocTestFinder(exclude_empty=True)
     runner = doctest.DocTestRunner(optionflags=OPTIONS)
