@@ -1,18 +1,28 @@
-"""Throughput of the LeNet5 MNIST pipeline (``python -m benchmarks.dataset_pipeline``).
+"""Throughput of data pipelines (``python -m benchmarks.dataset_pipeline [--pipeline cifar|mnist]``).
 
-Pipeline: MnistDataset(train, shuffled) -> Resize((32, 32), LINEAR) -> Rescale(1/0.3081/255, -0.1307/0.3081) ->
-HWC2CHW -> TypeCast(int32) on labels -> batch(32, drop_remainder=True), iterated with ``output_numpy=True`` (what
-Model.train consumes). Floor: the same steps written by hand as vectorised NumPy on each batch of 32 in one
+``cifar`` (default): the CIFAR-10 augmentation pipeline -- Cifar10Dataset(train, shuffled) -> RandomCrop(32,
+padding=4) -> RandomHorizontalFlip -> Normalize -> HWC2CHW -> batch(128, drop_remainder) -- on synthetic CIFAR-10
+binary files, in images/s for mindspore_hl, real MindSpore's dataset engine (the same script run by the
+interpreter given with ``--mindspore-python``, when it exists) and PyTorch's DataLoader with the same steps as
+tensor ops at its best worker count (when torch is installed). Goal: >= 2x MindSpore and >= 1x PyTorch.
+
+``mnist``: the LeNet5 MNIST pipeline: MnistDataset(train, shuffled) -> Resize((32, 32), LINEAR) ->
+Rescale(1/0.3081/255, -0.1307/0.3081) -> HWC2CHW -> TypeCast(int32) on labels -> batch(32, drop_remainder=True),
+iterated with ``output_numpy=True`` (what Model.train consumes). Floor: the same steps written by hand as vectorised NumPy on each batch of 32 in one
 thread (gather a shuffled batch, fixed-point bilinear tables, scale, transpose, cast). Prints one JSON line and a
 short table; ratio = pipeline images/s / floor images/s (target >= 0.8).
 """
 import argparse
 import json
+import os
 import time
 
 import numpy as np
 
-MNIST_DIR = "/work/shared/datasets/mnist"
+from benchmarks import _cifar_pipeline
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MNIST_DIR = os.path.normpath(os.path.join(HERE, "..", "model_zoo", "data", "mnist"))   # bundled in the repository
 MEAN, STD = 0.1307, 0.3081
 
 
@@ -65,9 +75,17 @@ def pipeline(mnist_dir, shuffle=None):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pipeline", choices=("cifar", "mnist"), default="cifar")
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--mnist-dir", default=MNIST_DIR)
+    parser.add_argument("--images", type=int, default=10000,
+                        help="cifar: synthetic training images (MindSpore reads whole files of 10000)")
+    parser.add_argument("--mindspore-python", default=os.path.join(HERE, "..", "..", "ms-oracle", "bin", "python"),
+                        help="cifar: an interpreter with real MindSpore (its column is skipped when absent)")
+    parser.add_argument("--torch-workers", default="0,1,2,4", help="cifar: DataLoader worker counts to try")
     args = parser.parse_args(argv)
+    if args.pipeline == "cifar":
+        return _cifar_pipeline.run(args)
 
     import mindspore_hl.dataset as ds
     from mindspore_hl.dataset._idx import load_idx_pair
@@ -97,7 +115,8 @@ def main(argv=None):
     floor_ips = n_floor / sum(floor_times)
     result = {"benchmark": "dataset_pipeline", "pipeline": "lenet5_mnist_train", "images": n_pipe,
               "epochs": args.epochs, "pipeline_images_per_s": round(pipe_ips, 1),
-              "floor_images_per_s": round(floor_ips, 1), "max_diff_grey_levels": max_diff, "ratio": round(pipe_ips / floor_ips, 3), "target": 0.8}
+              "floor_images_per_s": round(floor_ips, 1), "max_diff_grey_levels": max_diff,
+              "ratio": round(pipe_ips / floor_ips, 3), "target": 0.8}
     print(json.dumps(result))
     print(f"{'':<28}{'images/s':>12}{'s/epoch':>10}")
     print(f"{'mindspore_hl.dataset':<28}{pipe_ips:>12.0f}{sum(pipe_times) / args.epochs:>10.3f}")

@@ -1,13 +1,16 @@
-"""Loading one event file of 1,000,000 scalar points: insight_app vs TensorBoard's Python loader vs a
-plain protobuf decode loop, timed in the same run.
+"""Loading one event file of 1,000,000 scalar points: insight_app vs TensorBoard's Rust data server and its
+Python loaders vs a plain protobuf decode loop, timed in the same run.
 
     python -m benchmarks.insight_loader [--points N] [--repeat R] [--tb both|accumulator|file_loader|none]
-                                        [--render]
+                                        [--render] [--no-rust]
 
 Prints one JSON line (times in seconds and the speed-up ratios) and a short table. TensorBoard's two
 Python paths are timed: ``EventAccumulator`` (the library path, legacy loader) and ``EventFileLoader``
 (what TensorBoard's own server uses without TensorFlow; it migrates every value to a tensor);
-``speedup_vs_tensorboard`` is against the faster of the two. The TensorBoard columns are skipped when
+``speedup_vs_tensorboard`` is against the faster of the two. TensorBoard's Rust data server (what a plain
+``tensorboard --logdir`` uses) is timed from process start until its HTTP API serves the last step, keeping
+1,000 samples per tag (its default) and keeping every point; ``insight_cold_s`` is one insight_app load for
+comparison with those single runs. The TensorBoard columns are skipped when
 the ``tensorboard`` package is not installed (it is not a dependency of this project:
 ``pip install tensorboard`` to include them). ``--render`` also times the scalars page in headless
 Chromium (skipped without /usr/bin/chromium and /usr/bin/chromedriver).
@@ -152,6 +155,57 @@ def load_tensorboard_accumulator(path: str):
     return np.array([e.step for e in ev], np.int64), np.array([e.value for e in ev], np.float64)
 
 
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def time_tensorboard_rust(logdir: str, n: int, samples: str = "1000", timeout_s: float = 120.0):
+    """Seconds from starting ``tensorboard --load_fast=true`` (its Rust data server) until its HTTP API
+    serves the last point (step ``n - 1``) of tag "loss", process start included; (seconds, points served).
+
+    ``samples`` is ``--samples_per_plugin scalars=...``: "1000" (TensorBoard's default reservoir) or the
+    number of points (keep them all; 0 would keep none in the Rust loader).
+    The scalars route downsamples its answer to 1000 points either way, so "served" means the loader has
+    read the whole file. Returns None when the data server is not installed.
+    """
+    import subprocess
+    import urllib.error
+    import urllib.request
+
+    if importlib.util.find_spec("tensorboard_data_server") is None:
+        return None
+    port = _free_port()
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "tensorboard.main", "--logdir", logdir, "--port", str(port),
+                             "--host", "127.0.0.1", "--load_fast=true", "--reload_interval", "1",
+                             f"--samples_per_plugin=scalars={samples}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # a few lines only
+    url = f"http://127.0.0.1:{port}/data/plugin/scalars/scalars?run=.&tag=loss&format=json"
+    try:
+        while time.perf_counter() - t0 < timeout_s:
+            try:
+                with urllib.request.urlopen(url, timeout=60) as resp:  # keeping all, one answer is 1M points
+                    pts = json.loads(resp.read())
+                if pts and pts[-1][1] == n - 1:
+                    return time.perf_counter() - t0, len(pts)
+            except (urllib.error.URLError, OSError, ValueError):
+                if proc.poll() is not None:
+                    err = proc.stderr.read()[-2000:].decode(errors="replace")
+                    raise RuntimeError(f"tensorboard exited: {err}") from None
+            time.sleep(0.25)  # polled four times a second: the figures are good to about 0.25 s
+        raise RuntimeError(f"TensorBoard's data server did not serve step {n - 1} within {timeout_s} s")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def _time(fn, path, repeat: int):
     best, out = float("inf"), None
     for _ in range(repeat):
@@ -216,7 +270,10 @@ def main(argv=None) -> int:
     p.add_argument("--tb", choices=["both", "accumulator", "file_loader", "none"], default="both",
                    help="which TensorBoard Python loaders to time (default both)")
     p.add_argument("--render", action="store_true", help="also time the scalars page in headless Chromium")
+    p.add_argument("--no-rust", dest="rust", action="store_false",
+                   help="skip TensorBoard's Rust data server (tensorboard --load_fast=true), timed by default")
     args = p.parse_args(argv)
+    import insight_app  # noqa: F401 -- imported before timing: the loaders are timed, not the imports
 
     with tempfile.TemporaryDirectory(prefix="insight-bench-") as tmp:
         run_dir = os.path.join(tmp, "run")
@@ -251,6 +308,19 @@ def main(argv=None) -> int:
                 tb_times[key] = sec
                 rows.append((label, sec))
                 res[f"tensorboard_{key}_s"] = round(sec, 2)
+        if args.rust and importlib.util.find_spec("tensorboard") is not None:
+            for samples in ("1000", str(args.points)):
+                got = time_tensorboard_rust(run_dir, args.points, samples)
+                if got is None:
+                    res["tensorboard_rust_skipped"] = "tensorboard-data-server is not installed"
+                    break
+                key = "1000" if samples == "1000" else "all"
+                res[f"tensorboard_rust_{key}_s"] = round(got[0], 2)
+                res[f"tensorboard_rust_{key}_points_served"] = got[1]
+                rows.append((f"TensorBoard Rust data server, samples={samples} (incl. process start)", got[0]))
+            t0 = time.perf_counter()
+            load_insight(path)
+            res["insight_cold_s"] = round(time.perf_counter() - t0, 3)
         fastest = min(tb_times.values()) if tb_times else None
         res["tensorboard_s"] = None if fastest is None else round(fastest, 2)
         res["speedup_vs_tensorboard"] = None if fastest is None else round(fastest / ours, 1)

@@ -4,11 +4,38 @@ from __future__ import annotations
 
 import dash
 from dash import Input, Output, State, dcc, html, no_update
+from flask import Response, request
 
-from . import _page_compare, _page_histograms, _page_images, _page_network, _page_scalars, _page_text
+from . import (
+    _page_compare,
+    _page_custom,
+    _page_distributions,
+    _page_histograms,
+    _page_images,
+    _page_network,
+    _page_pr,
+    _page_profiler,
+    _page_scalars,
+    _page_text,
+)
+from ._export import register_routes
 from ._store import LogStore
 
-PAGES = [_page_scalars, _page_histograms, _page_images, _page_network, _page_compare, _page_text]
+# The page registry: a page is a module with PATH, TITLE, layout(store) and register(app, store).
+# Adding a page is one line here.
+PAGES = [
+    _page_scalars,
+    _page_custom,
+    _page_histograms,
+    _page_distributions,
+    _page_images,
+    _page_pr,
+    _page_network,
+    _page_compare,
+    _page_text,
+    _page_profiler,
+]
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 
 _CSS = """
 html, body { overflow-x: hidden; }
@@ -27,6 +54,12 @@ body { font-family: -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; co
 .insight-note { color: #666; font-size: 12px; }
 .insight-runlist { max-height: 320px; overflow-y: auto; overflow-wrap: anywhere; }
 .insight-buttons { display: flex; gap: 6px; flex-wrap: wrap; }
+.insight-button { border: 1px solid #999; border-radius: 3px; padding: 2px 8px; background: #fff; color: #222;
+  text-decoration: none; font-size: 13px; }
+.insight-group { font-weight: 600; font-size: 14px; margin: 4px 0; cursor: pointer; }
+.insight-grid { border-collapse: collapse; }
+.insight-grid td, .insight-grid th { border: 1px solid #e3e3e3; padding: 4px; vertical-align: top; font-size: 12px; }
+.insight-markdown { background: #fff; border: 1px solid #e3e3e3; padding: 2px 10px; margin: 2px 0 8px 0; }
 .insight-image { max-width: 100%; image-rendering: pixelated; border: 1px solid #ddd; align-self: flex-start;
   min-width: 256px; }
 .insight-caption { font-size: 13px; }
@@ -48,6 +81,7 @@ def _shell(store: LogStore, reload_ms: int) -> html.Div:
         dcc.Location(id="url"),
         dcc.Interval(id="insight-poll", interval=reload_ms),
         dcc.Store(id="insight-gen", data=store.generation),
+        dcc.Store(id="insight-tz"),
         html.Div([html.Span("mindspore_hl insight", className="insight-brand"), *nav,
                   html.Span(f"logdir: {store.root}", className="insight-logdir")], className="insight-header"),
         html.Details([html.Summary(id="insight-problem-count"), html.Ul(id="insight-problems")],
@@ -56,13 +90,34 @@ def _shell(store: LogStore, reload_ms: int) -> html.Div:
     ])
 
 
-def create_app(logdir: str, reload_interval: float = 5.0, store: LogStore | None = None) -> dash.Dash:
+def host_allowed(host_header: str, allowed) -> bool:
+    """Whether a request's Host header (name or address, with or without a port) is on the allow-list.
+
+    >>> host_allowed("localhost:8080", LOCAL_HOSTS), host_allowed("[::1]:80", LOCAL_HOSTS)
+    (True, True)
+    >>> host_allowed("evil.example:8080", LOCAL_HOSTS)
+    False
+    """
+    if allowed is None or "*" in allowed:
+        return True
+    h = (host_header or "").strip().lower()
+    if h.startswith("["):
+        name = h[1:h.find("]")] if "]" in h else h[1:]
+    else:
+        name = h.rsplit(":", 1)[0] if h.count(":") == 1 else h
+    return name.rstrip(".") in allowed
+
+
+def create_app(logdir: str, reload_interval: float = 5.0, store: LogStore | None = None,
+               allowed_hosts=LOCAL_HOSTS) -> dash.Dash:
     """Build the dashboard for the runs under ``logdir``.
 
     Args:
         logdir: the log root, searched recursively for event files.
         reload_interval: seconds between live-refresh polls from the browser.
         store: an existing LogStore to serve (tests); built from ``logdir`` otherwise.
+        allowed_hosts: names a request's Host header may carry (against DNS rebinding); requests
+            naming another host get 403. ``None`` or a list holding ``"*"`` turns the check off.
     Returns:
         The Dash app; ``app.insight_store`` is its LogStore.
     """
@@ -72,15 +127,35 @@ def create_app(logdir: str, reload_interval: float = 5.0, store: LogStore | None
     app.index_string = app.index_string.replace("{%css%}", "{%css%}<style>" + _CSS + "</style>")
     app.layout = _shell(store, int(reload_interval * 1000))
     app.insight_store = store
+    allowed = None if allowed_hosts is None else frozenset(h.lower().strip("[]") for h in allowed_hosts)
+
+    @app.server.before_request
+    def _check_host():
+        if not host_allowed(request.host, allowed):
+            return Response(f"Host {request.host[:100]!r} is not allowed (start the dashboard with "
+                            "--allowed-hosts to serve it under this name)", status=403, mimetype="text/plain")
+        return None
+
+    @app.server.after_request
+    def _headers(resp):
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return resp
+
+    register_routes(app.server, store)
     by_path = {p.PATH: p for p in PAGES}
+    # The browser's time zone, for wall-time axes (the server's own zone may differ).
+    app.clientside_callback(
+        """function(_p) { const o = Intl.DateTimeFormat().resolvedOptions();
+                          return {name: o.timeZone || "", offset: -new Date().getTimezoneOffset()}; }""",
+        Output("insight-tz", "data"), Input("url", "pathname"))
 
     @app.callback(Output("insight-page", "children"), *[Output(f"nav-{p.PATH.strip('/')}", "className")
                                                         for p in PAGES],
                   Input("url", "pathname"))
     def _route(pathname):
         page = by_path.get(pathname or "/", _page_scalars)
-        with store.lock:
-            content = page.layout(store)
+        content = page.layout(store)
         return (content, *["active" if p is page else "" for p in PAGES])
 
     @app.callback(Output("insight-gen", "data"), Input("insight-poll", "n_intervals"), State("insight-gen", "data"),

@@ -10,15 +10,18 @@ from __future__ import annotations
 import json
 
 import numpy as np
-from tensorboardX.proto import event_pb2, plugin_hparams_pb2
+from tensorboardX.proto import event_pb2, graph_pb2, layout_pb2, plugin_hparams_pb2
 
 from . import _msproto
 from ._fastscalar import decode_scalars
-from ._series import ImageRef, Text, ms_histogram, tb_histogram
+from ._series import ImageRef, PRCurve, Text, ms_histogram, tb_histogram
 
 # TensorFlow DataType -> numpy dtype, for tensor_content.
 _TF_DTYPES = {1: "<f4", 2: "<f8", 3: "<i4", 9: "<i8", 19: "<f2", 4: "u1", 10: "?"}
 CELL_TREE_TAGS = ("network/cell_tree", "network/cell_tree/text_summary")
+# A lineage metric is a flat {"name": value} JSON; more brackets than this is not a metric (and deep
+# nesting would make json.loads raise RecursionError).
+MAX_JSON_BRACKETS = 1000
 
 
 def _tb_tensor_values(t) -> np.ndarray:
@@ -110,6 +113,12 @@ def _tb_event(run, scalars, rec, e, path, offset, length) -> None:
         run.version = e.file_version
         return
     if e.HasField("graph_def"):
+        try:  # parsed here too, so a graph that cannot be shown is listed, not a failing page
+            graph_pb2.GraphDef.FromString(e.graph_def)
+        except Exception as exc:  # noqa: BLE001 -- any protobuf decode failure
+            run.problem(path, offset, f"graph_def is not a TensorFlow GraphDef ({type(exc).__name__}: {exc}); "
+                        "graph not shown")
+            return
         run.set_graph(e.graph_def, "tb", step)
         return
     if not e.HasField("summary"):
@@ -138,11 +147,35 @@ def _tb_event(run, scalars, rec, e, path, offset, length) -> None:
             vals = _tb_tensor_values(v.tensor)
             if vals.size:
                 scalars.add(rec, tag, step, wall, float(vals[0]))
+        elif kind == "tensor" and plugin == "pr_curves":
+            vals = _tb_tensor_values(v.tensor)
+            if vals.size % 6:
+                raise ValueError(f"pr_curves tensor of {vals.size} values is not 6 rows (TP, FP, TN, FN, "
+                                 "precision, recall)")
+            run.add_pr_curve(tag, PRCurve(step, wall, vals.reshape(6, -1)))
+        elif kind == "tensor" and plugin == "custom_scalars":
+            run.custom_layout = _custom_layout(v.tensor.string_val[0] if v.tensor.string_val else b"")
         elif kind == "tensor" and plugin == "histograms":
             k = _tb_tensor_values(v.tensor).reshape(-1, 3)
             run.add_histogram_arrays(tag, step, wall, k[:, 0], k[:, 1], k[:, 2])
         else:
             run.other_tags.add(tag)
+
+
+def _custom_layout(data: bytes) -> list:
+    """A custom-scalars Layout as [(category, [(chart title, "multiline", [tag regex]) or
+    (chart title, "margin", [(value, lower, upper)])])]."""
+    lay = layout_pb2.Layout.FromString(data)
+    out = []
+    for cat in lay.category:
+        charts = []
+        for ch in cat.chart:
+            if ch.HasField("margin"):
+                charts.append((ch.title, "margin", [(m.value, m.lower, m.upper) for m in ch.margin.series]))
+            else:
+                charts.append((ch.title, "multiline", list(ch.multiline.tag)))
+        out.append((cat.title, charts))
+    return out
 
 
 def _hparams(run, content: bytes) -> None:
@@ -178,46 +211,59 @@ def decode_lineage(run, buf: bytes, starts: np.ndarray, lengths: np.ndarray, pat
     """Decode MindSpore ``*_lineage`` records into ``run.lineage`` (a flat dict of display values)."""
     for s, n in zip(starts.tolist(), lengths.tolist()):
         try:
-            e = _msproto.LineageEvent.FromString(buf[s:s + n])
-        except Exception as exc:
-            run.problem(path, base + s, f"undecodable lineage event ({type(exc).__name__}: {exc})")
-            continue
-        lin = run.lineage
-        if e.HasField("train_lineage"):
-            t = e.train_lineage
-            hp = t.hyper_parameters
-            for name in ("optimizer", "learning_rate", "loss_function", "epoch", "parallel_mode",
-                         "device_num", "batch_size"):
-                if hp.HasField(name):
-                    lin[name] = _round_f32(getattr(hp, name))
-            if t.train_dataset.HasField("train_dataset_size"):
-                lin["train_dataset_size"] = t.train_dataset.train_dataset_size
-            if t.train_dataset.HasField("train_dataset_path"):
-                lin["train_dataset_path"] = t.train_dataset.train_dataset_path
-            if t.algorithm.HasField("network"):
-                lin["network"] = t.algorithm.network
-            if t.algorithm.HasField("loss"):
-                run.lineage_metrics["loss"] = _round_f32(t.algorithm.loss)
-            if t.model.HasField("size"):
-                lin["model_size"] = t.model.size
-            if t.model.HasField("path"):
-                lin["model_path"] = t.model.path
-        if e.HasField("evaluation_lineage"):
-            ev = e.evaluation_lineage
-            if ev.metric:
-                try:
-                    metrics = json.loads(ev.metric)
-                except ValueError:
-                    metrics = {"metric": ev.metric}
-                for k, val in (metrics.items() if isinstance(metrics, dict) else []):
-                    run.lineage_metrics[f"eval/{k}"] = val
-            if ev.valid_dataset.HasField("valid_dataset_size"):
-                lin["valid_dataset_size"] = ev.valid_dataset.valid_dataset_size
-        if e.HasField("dataset_graph"):
-            lin["dataset_pipeline"] = " <- ".join(_dataset_ops(e.dataset_graph))
-        if e.HasField("user_defined_info"):
-            for k, val in _user_info(e.user_defined_info).items():
-                lin[f"user/{k}"] = val
+            _lineage_event(run, _msproto.LineageEvent.FromString(buf[s:s + n]))
+        except Exception as exc:  # noqa: BLE001 -- one bad record never stops the run
+            run.problem(path, base + s, f"undecodable lineage event ({type(exc).__name__}: {str(exc)[:200]})")
+
+
+def _scalar_json(val):
+    """A metric value from a lineage JSON: numbers, strings and booleans as they are, anything else as text."""
+    if isinstance(val, (int, float, str, bool)) or val is None:
+        return val
+    return json.dumps(val)[:200]
+
+
+def _lineage_event(run, e) -> None:
+    """Fold one LineageEvent into the run (train, eval, dataset graph, user-defined info)."""
+    lin = run.lineage
+    if e.HasField("train_lineage"):
+        t = e.train_lineage
+        hp = t.hyper_parameters
+        for name in ("optimizer", "learning_rate", "loss_function", "epoch", "parallel_mode",
+                     "device_num", "batch_size"):
+            if hp.HasField(name):
+                lin[name] = _round_f32(getattr(hp, name))
+        if t.train_dataset.HasField("train_dataset_size"):
+            lin["train_dataset_size"] = t.train_dataset.train_dataset_size
+        if t.train_dataset.HasField("train_dataset_path"):
+            lin["train_dataset_path"] = t.train_dataset.train_dataset_path
+        if t.algorithm.HasField("network"):
+            lin["network"] = t.algorithm.network
+        if t.algorithm.HasField("loss"):
+            run.lineage_metrics["loss"] = _round_f32(t.algorithm.loss)
+        if t.model.HasField("size"):
+            lin["model_size"] = t.model.size
+        if t.model.HasField("path"):
+            lin["model_path"] = t.model.path
+    if e.HasField("evaluation_lineage"):
+        ev = e.evaluation_lineage
+        if ev.metric:
+            if ev.metric.count("[") + ev.metric.count("{") > MAX_JSON_BRACKETS:
+                raise ValueError(f"eval metric JSON nests more than {MAX_JSON_BRACKETS} brackets "
+                                 f"({len(ev.metric)} characters); not read")
+            try:
+                metrics = json.loads(ev.metric)
+            except ValueError:
+                metrics = {"metric": ev.metric}
+            for k, val in (metrics.items() if isinstance(metrics, dict) else []):
+                run.lineage_metrics[f"eval/{k}"] = _scalar_json(val)
+        if ev.valid_dataset.HasField("valid_dataset_size"):
+            lin["valid_dataset_size"] = ev.valid_dataset.valid_dataset_size
+    if e.HasField("dataset_graph"):
+        lin["dataset_pipeline"] = " <- ".join(_dataset_ops(e.dataset_graph))
+    if e.HasField("user_defined_info"):
+        for k, val in _user_info(e.user_defined_info).items():
+            lin[f"user/{k}"] = val
 
 
 def _round_f32(x):

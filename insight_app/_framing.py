@@ -15,8 +15,9 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 HEADER_BYTES = 12
 FOOTER_BYTES = 4
-# A length above this is taken as a corrupt header, never as a record still being written.
-MAX_RECORD_BYTES = 1 << 31
+# A length above this is taken as a corrupt header, never as a record still being written (the largest
+# records are graphs and images: a few MB; TensorFlow caps a GraphDef at 2 GiB but nothing writes that).
+MAX_RECORD_BYTES = 1 << 28
 _MASK_DELTA = 0xA282EAD8
 _U32 = 0xFFFFFFFF
 _VERIFY_CHUNK = 4096
@@ -227,6 +228,20 @@ def _find_header(buf: bytes, a: np.ndarray, start: int):
     return None
 
 
+def _find_record(buf: bytes, a: np.ndarray, start: int):
+    """First offset >= start of a complete record whose header and data CRCs both check out, or None."""
+    size = len(buf)
+    pos = start
+    while True:
+        h = _find_header(buf, a, pos)
+        if h is None:
+            return None
+        n = _unpack_u64(buf, h)[0]
+        if h + HEADER_BYTES + n + FOOTER_BYTES <= size and _data_ok(buf, h, n):
+            return h
+        pos = h + 1
+
+
 def scan_frames(buf: bytes) -> FrameScan:
     """Find every complete record in ``buf`` and check both CRCs of each.
 
@@ -265,21 +280,36 @@ def scan_frames(buf: bytes) -> FrameScan:
                 pending = size - stop
                 consumed = stop
                 break
-            if _header_ok(buf, stop) and _unpack_u64(buf, stop)[0] <= MAX_RECORD_BYTES:
-                pending = size - stop  # a record still being written
-                consumed = stop
-                break
+            n_decl = _unpack_u64(buf, stop)[0]
+            if _header_ok(buf, stop) and n_decl <= MAX_RECORD_BYTES:
+                # A record still being written -- unless a complete record follows inside the bytes it
+                # claims: writers append whole records, so then its length is a lie (a header with a valid
+                # CRC declaring more than the file holds). Skip it rather than wait forever.
+                nxt = _find_record(buf, a, stop + HEADER_BYTES)
+                if nxt is None:
+                    pending = size - stop
+                    consumed = stop
+                    break
+                skipped.append((stop, nxt - stop, f"record header declares {n_decl} bytes but only "
+                                f"{size - stop - HEADER_BYTES} follow and a complete record starts "
+                                f"{nxt - stop} bytes later; header taken as corrupt"))
+                pos = consumed = nxt
+                continue
             resync_at = stop
+        why = "bad length CRC"
+        if _header_ok(buf, resync_at) and _unpack_u64(buf, resync_at)[0] > MAX_RECORD_BYTES:
+            why = (f"record header declares {_unpack_u64(buf, resync_at)[0]} bytes, over the "
+                   f"{MAX_RECORD_BYTES >> 20} MiB limit")
         nxt = _find_header(buf, a, resync_at + 1)
         if nxt is None:
             # Keep the last bytes: they may be the start of a header that is still being written.
             keep_from = max(resync_at, size - HEADER_BYTES + 1)
             if keep_from > resync_at:
-                skipped.append((resync_at, keep_from - resync_at, "bad length CRC; no record boundary found"))
+                skipped.append((resync_at, keep_from - resync_at, f"{why}; no record boundary found"))
             consumed = keep_from
             pending = size - keep_from
             break
-        skipped.append((resync_at, nxt - resync_at, "bad length CRC; skipped to the next valid header"))
+        skipped.append((resync_at, nxt - resync_at, f"{why}; skipped to the next valid header"))
         pos = consumed = nxt
     if starts:
         s, ln = np.concatenate(starts), np.concatenate(lengths)

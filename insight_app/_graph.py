@@ -1,5 +1,5 @@
-"""Computational graphs: a common node model for TensorBoard GraphDefs and MindSpore anf_ir graphs,
-name-scope collapsing, and a layered layout for drawing."""
+"""Computational graphs: a common node model for TensorBoard GraphDefs and MindSpore anf_ir graphs, and the
+Cell view (operations folded under the Cell that emitted them); the page draws it with dagre."""
 
 from __future__ import annotations
 
@@ -106,110 +106,79 @@ def build_model(graph) -> GraphModel:
     return from_graphdef(payload) if fmt == "tb" else from_ms_graph(payload)
 
 
-def unit_of(name: str, expanded: set[str]) -> str:
-    """The visible unit for a node: its outermost collapsed scope, or the node itself."""
-    parts = name.split("/")
-    for d in range(1, len(parts)):
-        s = "/".join(parts[:d])
-        if s not in expanded:
-            return s
-    return name
+# ---- the Cell view: JAX operations folded under the Cell that emitted them ----
+_NOT_A_CELL = set("(),> =")  # JAX's own name scopes (einsum specs, jvp(...), transpose(...)) hold these
 
 
-def auto_expand(model: GraphModel, budget: int) -> set[str]:
-    """Expand scopes breadth-first while the number of visible units stays within ``budget``."""
-    scopes = model.scopes()
-    expanded: set[str] = set()
-    frontier = sorted({n.split("/")[0] for n in model.nodes if "/" in n})
-    while frontier:
-        nxt = []
-        for s in frontier:
-            trial = expanded | {s}
-            if len({unit_of(n, trial) for n in model.nodes}) <= budget or scopes.get(s, 0) <= 1:
-                expanded = trial
-                nxt += [c for c in scopes if c.startswith(s + "/") and c.count("/") == s.count("/") + 1]
-        frontier = sorted(nxt)
-    return expanded
+def is_cell_scope(component: str) -> bool:
+    """Whether a name-scope component is a Cell (an attribute name) rather than a JAX-internal scope."""
+    return bool(component) and not (_NOT_A_CELL & set(component))
 
 
-def visible_graph(model: GraphModel, expanded: set[str]):
-    """Units (name -> kind "scope"/"op", node count, op) and deduplicated edges between them."""
-    scopes = model.scopes()
-    units: dict[str, dict] = {}
-    unit = {}
+def cell_of(name: str) -> str:
+    """The innermost Cell scope of a node (its longest leading run of Cell components), or the node itself.
+
+    >>> cell_of("TrainOneStepCell/network/conv1/oiyx,yapq->ab/dot_general")
+    'TrainOneStepCell/network/conv1'
+    >>> cell_of("rng_key")
+    'rng_key'
+    """
+    parts = name.split("/")[:-1]
+    k = 0
+    while k < len(parts) and is_cell_scope(parts[k]):
+        k += 1
+    return "/".join(parts[:k]) if k else name
+
+
+def cell_units(model: GraphModel, opened: set[str]):
+    """Units of the Cell view: one per innermost Cell (its operations folded in) unless the Cell is
+    ``opened``, then its operations one by one. Returns (unit of each node, units, edges)."""
+    unit, units = {}, {}
     for name, node in model.nodes.items():
-        u = unit_of(name, expanded)
+        c = cell_of(name)
+        u = name if (c == name or c in opened) else c
         unit[name] = u
         if u == name:
-            units[u] = {"kind": "op", "op": node.op, "count": 1, "shape": node.shape}
+            units[u] = {"kind": "op", "op": node.op, "count": 1, "shape": node.shape, "cell": c}
         else:
-            units[u] = {"kind": "scope", "op": "", "count": scopes.get(u, 0), "shape": ""}
+            info = units.setdefault(u, {"kind": "cell", "op": "", "count": 0, "shape": "", "cell": c})
+            info["count"] += 1
     edges = set()
     for name, node in model.nodes.items():
         for src in node.inputs:
-            a, b = unit[src], unit[name]
-            if a != b:
-                edges.add((a, b))
-    return units, sorted(edges)
+            if unit[src] != unit[name]:
+                edges.add((unit[src], unit[name]))
+    return unit, units, sorted(edges)
 
 
-def layout(units: dict, edges: list) -> dict[str, tuple[float, float]]:
-    """Layered (Sugiyama-style) positions: rank = longest path from a source, order by barycentre."""
-    names = sorted(units)
-    succ: dict[str, list[str]] = {n: [] for n in names}
-    pred: dict[str, list[str]] = {n: [] for n in names}
-    state: dict[str, int] = {}
-    order: list[str] = []
-    for a, b in edges:
-        succ[a].append(b)
-    dag = []
-
-    def visit(root: str) -> None:  # iterative DFS; back edges are dropped to break cycles
-        stack = [(root, iter(succ[root]))]
-        state[root] = 1
-        while stack:
-            node, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                state[node] = 2
-                order.append(node)
-                stack.pop()
-            elif state.get(nxt) is None:
-                dag.append((node, nxt))
-                state[nxt] = 1
-                stack.append((nxt, iter(succ[nxt])))
-            elif state[nxt] == 2:
-                dag.append((node, nxt))
-
-    for n in names:
-        if n not in state:
-            visit(n)
-    for a, b in dag:
-        pred[b].append(a)
-    rank = {}
-    for n in reversed(order):  # reverse post-order is a topological order
-        rank[n] = max((rank[p] + 1 for p in pred[n]), default=0)
-    layers: dict[int, list[str]] = {}
-    for n in reversed(order):
-        layers.setdefault(rank[n], []).append(n)
-    pos = {n: float(i) for layer in layers.values() for i, n in enumerate(layer)}
-    for _ in range(4):  # barycentre sweeps, down then up
-        for r in sorted(layers)[1:]:
-            _reorder(layers[r], pred, pos)
-        for r in sorted(layers, reverse=True)[1:]:
-            _reorder(layers[r], {n: [b for a, b in dag if a == n] for n in layers[r]}, pos)
-    out = {}
-    for r, layer in layers.items():
-        width = len(layer)
-        for i, n in enumerate(layer):
-            out[n] = (i - (width - 1) / 2.0, -float(r))
-    return out
+def network_root(model: GraphModel) -> str:
+    """The scope the user's network sits in: the deepest scope whose Cells match parameter names
+    (``TrainOneStepCell/network/_backbone`` for a ``conv1.weight``), or "" when that cannot be told."""
+    names = [n.split("/", 1)[1] for n in model.nodes if n.startswith("Parameters/")]
+    names += [p[0] for p in model.params]
+    firsts = {p.split(".")[0] for p in names if "." in p}
+    roots = {}
+    for s in model.scopes():
+        head, _, last = s.rpartition("/")
+        # MindSpore names a Cell's scope "<attribute>-<Cell class>" (conv1-Conv2d).
+        if last.split("-")[0] in firsts and not s.startswith("Gradients/"):
+            roots[head] = roots.get(head, 0) + 1
+    return max(roots, key=lambda r: (roots[r], -len(r))) if roots else ""
 
 
-def _reorder(layer: list[str], nbrs: dict, pos: dict) -> None:
-    def key(n):
-        ps = [pos[p] for p in nbrs.get(n, []) if p in pos]
-        return sum(ps) / len(ps) if ps else pos[n]
-    layer.sort(key=key)
-    for i, n in enumerate(layer):
-        pos[n] = float(i)
+def cell_label(scope: str, root: str) -> str:
+    """A Cell scope as the dotted path users know: ``TrainOneStepCell/network/_backbone/conv1`` -> ``conv1``,
+    backward-pass scopes marked with a leading ``∇``.
+
+    >>> cell_label("Gradients/T/net/_backbone/fc1", "T/net/_backbone"), cell_label("T/optimizer", "T/net/_backbone")
+    ('∇ fc1', 'optimizer')
+    """
+    grad = scope.startswith("Gradients/")
+    s = scope[len("Gradients/"):] if grad else scope
+    a = root
+    while a:
+        if s.startswith(a + "/"):
+            s = s[len(a) + 1:]
+            break
+        a = a.rpartition("/")[0]
+    return ("∇ " if grad else "") + s.replace("/", ".")

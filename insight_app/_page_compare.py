@@ -17,7 +17,7 @@ MAX_LAST_TAGS = 20
 
 def layout(store) -> html.Div:
     controls = _ui.sidebar(
-        _ui.labelled("Runs (regex filter)", dcc.Input(id="cmp-run-regex", type="text", debounce=True, value="")),
+        _ui.labelled("Runs (RE2 regex filter)", dcc.Input(id="cmp-run-regex", type="text", debounce=True, value="")),
         dcc.Checklist(id="cmp-only-hp", options=[{"label": "only runs with hyperparameters", "value": "hp"}],
                       value=[]),
         _ui.note("", id="cmp-status"),
@@ -132,13 +132,12 @@ def register(app, store) -> None:
                   Input("insight-gen", "data"))
     def _table(regex, only_hp, _gen):
         rx, err = _ui.compile_filter(regex)
-        with store.lock:
-            runs = [r for r in store.sorted_runs() if (rx is None or rx.search(r.name))
-                    and (r.scalars or r.hparams or r.lineage or r.lineage_metrics)]
-            if "hp" in (only_hp or []):
-                runs = [r for r in runs if r.hparams or r.lineage]
-            columns, rows = comparison(runs)
-            with_hp = [bool(r.hparams or r.lineage) for r in runs]
+        runs = [r for r in store.snapshot().sorted_runs() if (rx is None or rx.search(r.name))
+                and (r.scalars or r.hparams or r.lineage or r.lineage_metrics)]
+        if "hp" in (only_hp or []):
+            runs = [r for r in runs if r.hparams or r.lineage]
+        columns, rows = comparison(runs)
+        with_hp = [bool(r.hparams or r.lineage) for r in runs]
         status = f"{len(rows)} runs" + (f"; {err}" if err else "")
         table_columns = [{k: v for k, v in c.items() if k != "hp_metric"} for c in columns]
         return table_columns, rows, parcoords(columns, rows, with_hp), status

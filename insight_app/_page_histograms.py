@@ -10,14 +10,15 @@ from . import _ui
 PATH = "/histograms"
 TITLE = "Histograms"
 BINS = 30
+MAX_RIDGES = 20
 
 
 def layout(store) -> html.Div:
-    runs = [r for r in store.sorted_runs() if r.histograms]
+    runs = [r for r in store.snapshot().sorted_runs() if r.histograms]
     controls = _ui.sidebar(
         _ui.labelled("Runs", dcc.Dropdown(id="hi-runs", options=_ui.run_options(runs),
                                           value=[r.id for r in runs[:1]], multi=True)),
-        _ui.labelled("Tags (regex filter)", dcc.Input(id="hi-tag-regex", type="text", debounce=True, value="")),
+        _ui.labelled("Tags (RE2 regex filter)", dcc.Input(id="hi-tag-regex", type="text", debounce=True, value="")),
         _ui.labelled("View", dcc.RadioItems(id="hi-mode", options=[{"label": "offset (ridge)", "value": "offset"},
                                                                    {"label": "overlay", "value": "overlay"}],
                                             value="offset", persistence=True, persistence_type="session")),
@@ -57,7 +58,8 @@ def figure(run, tag: str, mode: str) -> dict:
     hists = run.histograms.get(tag, [])
     if not hists:
         return _ui.empty_figure("no histograms")
-    idx = pick_steps(len(hists), _ui.MAX_HIST_STEPS)
+    # An offset view stays legible with about 20 ridges at 22 px each; an overlay takes more lines.
+    idx = pick_steps(len(hists), MAX_RIDGES if mode != "overlay" else _ui.MAX_HIST_STEPS)
     shown = [hists[i] for i in idx]
     edges, counts = rebin(shown)
     centers = (edges[:-1] + edges[1:]) / 2
@@ -75,7 +77,7 @@ def figure(run, tag: str, mode: str) -> dict:
                          "meta": meta, "hovertemplate": hover, "showlegend": False})
         else:
             base = -k  # later steps lower down, drawn last so they sit in front
-            y = base + 2.5 * c / peak
+            y = base + 1.8 * c / peak  # the tallest ridge overlaps less than two rows behind it
             # A closed polygon down to the baseline, filled, so nearer ridges hide the ones behind.
             data.append({"type": "scatter", "mode": "lines", "x": centers.tolist() + [centers[-1], centers[0]],
                          "y": y.tolist() + [base, base], "customdata": c.tolist() + [0.0, 0.0],
@@ -88,7 +90,8 @@ def figure(run, tag: str, mode: str) -> dict:
                               yaxis={"title": {"text": "count"}})
     else:
         ticks = pick_steps(len(shown), 8)
-        lay = _ui.base_layout(title, height=420, xaxis={"title": {"text": "value"}, "zeroline": False},
+        lay = _ui.base_layout(title, height=max(320, 140 + 22 * len(shown)),
+                              xaxis={"title": {"text": "value"}, "zeroline": False},
                               yaxis={"title": {"text": "step"}, "tickvals": [-int(i) for i in ticks],
                                      "ticktext": [str(steps[i]) for i in ticks]})
     note = f"{len(hists)} steps" + (f", {len(shown)} drawn" if len(shown) < len(hists) else "")
@@ -101,7 +104,7 @@ def register(app, store) -> None:
     @app.callback(Output("hi-runs", "options"), Input("insight-gen", "data"), State("hi-runs", "options"),
                   prevent_initial_call=True)
     def _new_runs(_gen, options):
-        opts = _ui.run_options([r for r in store.sorted_runs() if r.histograms])
+        opts = _ui.run_options([r for r in store.snapshot().sorted_runs() if r.histograms])
         return no_update if opts == options else opts
 
     @app.callback(Output("hi-charts", "children"), Output("hi-status", "children"),
@@ -109,12 +112,11 @@ def register(app, store) -> None:
                   Input("insight-gen", "data"))
     def _charts(run_ids, tag_regex, mode, _gen):
         trx, err = _ui.compile_filter(tag_regex)
-        with store.lock:
-            runs = _ui.selected_runs(store, run_ids, None)
-            pairs = [(r, t) for r in runs for t in sorted(r.histograms) if trx is None or trx.search(t)]
-            charts = [dcc.Graph(id={"type": "hi-graph", "run": r.id, "tag": t}, className="insight-chart",
-                                figure=figure(r, t, mode), config={"displaylogo": False})
-                      for r, t in pairs[:_ui.MAX_CHARTS]]
+        runs = _ui.selected_runs(store.snapshot(), run_ids, None)
+        pairs = [(r, t) for r in runs for t in sorted(r.histograms) if trx is None or trx.search(t)]
+        charts = [dcc.Graph(id={"type": "hi-graph", "run": r.id, "tag": t}, className="insight-chart",
+                            figure=figure(r, t, mode), config={"displaylogo": False})
+                  for r, t in pairs[:_ui.MAX_CHARTS]]
         if not charts:
             charts = [_ui.note("No histograms for the selected runs.")]
         status = f"{len(pairs)} histogram tags" + (f" (first {_ui.MAX_CHARTS} shown)" if len(pairs) > _ui.MAX_CHARTS

@@ -1,8 +1,10 @@
-"""Images page: one image tag of one run, a slider over its steps, brightness and contrast."""
+"""Images page: a grid of image tags (rows) across runs (columns) at one step, a slider over the steps,
+brightness and contrast."""
 
 from __future__ import annotations
 
 import base64
+import bisect
 
 from dash import Input, Output, State, dcc, html, no_update
 
@@ -11,27 +13,35 @@ from ._reader import read_image_bytes
 
 PATH = "/images"
 TITLE = "Images"
+MAX_CELLS = 24                  # images per grid (one response)
+MAX_GRID_BYTES = 24 << 20       # encoded bytes per grid
 _MAGIC = {b"\x89PNG": "image/png", b"\xff\xd8\xff": "image/jpeg", b"GIF8": "image/gif"}
 
 
+def _image_runs(snap):
+    return [r for r in snap.sorted_runs() if r.images]
+
+
 def layout(store) -> html.Div:
-    runs = [r for r in store.sorted_runs() if r.images]
-    first = runs[0] if runs else None
-    tags = sorted(first.images) if first else []
+    snap = store.snapshot()
+    runs = _image_runs(snap)
+    tags = sorted({t for r in runs for t in r.images})
     controls = _ui.sidebar(
-        _ui.labelled("Run", dcc.Dropdown(id="im-run", options=_ui.run_options(runs),
-                                         value=first.id if first else None, clearable=False)),
-        _ui.labelled("Tag", dcc.Dropdown(id="im-tag", options=[{"label": t, "value": t} for t in tags],
-                                         value=tags[0] if tags else None, clearable=False)),
+        _ui.labelled("Runs", dcc.Dropdown(id="im-runs", options=_ui.run_options(runs),
+                                          value=[r.id for r in runs[:4]], multi=True)),
+        _ui.labelled("Tags", dcc.Dropdown(id="im-tags", options=[{"label": t, "value": t} for t in tags],
+                                          value=tags[:4], multi=True)),
         _ui.labelled("Brightness", dcc.Slider(id="im-brightness", min=0.2, max=3, step=0.1, value=1,
                                               marks={1: "1"})),
         _ui.labelled("Contrast", dcc.Slider(id="im-contrast", min=0.2, max=3, step=0.1, value=1, marks={1: "1"})),
+        _ui.note("Each cell shows the image logged at the chosen step, or the latest one before it."),
     )
     main = html.Div([
         html.Div(_ui.labelled("Step", dcc.Slider(id="im-step", min=0, max=0, step=1, value=0, marks={},
                                                  allow_direct_input=False)), className="insight-stepslider"),
+        dcc.Store(id="im-steps", data=[]),
         html.Div(id="im-caption", className="insight-caption"),
-        html.Img(id="im-image", className="insight-image", alt=""),
+        html.Div(id="im-grid"),
     ], className="insight-main")
     return html.Div([controls, main], className="insight-page")
 
@@ -48,58 +58,90 @@ def _mime(data: bytes) -> str | None:
     return next((m for sig, m in _MAGIC.items() if data.startswith(sig)), None)
 
 
-def register(app, store) -> None:
-    @app.callback(Output("im-run", "options"), Input("insight-gen", "data"), State("im-run", "options"),
-                  prevent_initial_call=True)
-    def _new_runs(_gen, options):
-        opts = _ui.run_options([r for r in store.sorted_runs() if r.images])
-        return no_update if opts == options else opts
+def image_at(refs, step: int):
+    """The image logged at ``step`` or the latest one before it (the first one if all are later)."""
+    steps = [r.step for r in refs]
+    i = bisect.bisect_right(steps, step) - 1
+    return refs[max(i, 0)] if refs else None
 
-    @app.callback(Output("im-tag", "options"), Output("im-tag", "value"), Input("im-run", "value"),
-                  State("im-tag", "value"))
-    def _tags(run_id, tag):
-        run = store.run(run_id)
-        tags = sorted(run.images) if run else []
-        return [{"label": t, "value": t} for t in tags], (tag if tag in tags else (tags[0] if tags else None))
+
+def grid(snap, run_ids, tags, step: int, style: dict):
+    """(table, caption): rows are tags, columns runs; every name is rendered as text."""
+    runs = _ui.selected_runs(snap, run_ids, None)
+    tags = [t for t in (tags if isinstance(tags, list) else []) if isinstance(t, str)]
+    if not runs or not tags:
+        return _ui.note("Choose runs and tags."), ""
+    head = html.Tr([html.Th("tag \\ run")] + [html.Th(r.name) for r in runs])
+    rows, cells, spent, skipped = [head], 0, 0, 0
+    for tag in tags:
+        tds = [html.Th(tag)]
+        for run in runs:
+            ref = image_at(run.images.get(tag, ()), step)
+            if ref is None:
+                tds.append(html.Td(_ui.note("—")))
+                continue
+            if cells >= MAX_CELLS or spent >= MAX_GRID_BYTES:
+                skipped += 1
+                tds.append(html.Td(_ui.note("not shown (grid limit)")))
+                continue
+            try:
+                data = read_image_bytes(ref, _ui.MAX_IMAGE_BYTES)
+            except (OSError, ValueError) as exc:
+                tds.append(html.Td(_ui.note(f"step {ref.step}: image not shown ({exc})")))
+                continue
+            mime = _mime(data)
+            if mime is None:
+                tds.append(html.Td(_ui.note(f"step {ref.step}: not a PNG/JPEG/GIF image")))
+                continue
+            cells, spent = cells + 1, spent + len(data)
+            st = dict(style)
+            if 0 < ref.width < 192:  # small images (MNIST, CIFAR) are enlarged with sharp pixels
+                st["width"] = f"{ref.width * min(6, 384 // ref.width)}px"
+            src = f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
+            tds.append(html.Td([html.Img(src=src, className="insight-image", style=st, alt=f"{tag} step {ref.step}"),
+                                html.Div(f"step {ref.step} · {ref.width}×{ref.height}", className="insight-note")]))
+        rows.append(html.Tr(tds))
+    caption = f"step {step}: {cells} images" + (f"; {skipped} over the grid limit" if skipped else "")
+    return html.Table(html.Tbody(rows), className="insight-grid"), caption
+
+
+def register(app, store) -> None:
+    @app.callback(Output("im-runs", "options"), Output("im-tags", "options"), Input("insight-gen", "data"),
+                  State("im-runs", "options"), prevent_initial_call=True)
+    def _new_runs(_gen, options):
+        runs = _image_runs(store.snapshot())
+        opts = _ui.run_options(runs)
+        tags = sorted({t for r in runs for t in r.images})
+        return (no_update if opts == options else opts), [{"label": t, "value": t} for t in tags]
 
     @app.callback(Output("im-step", "max"), Output("im-step", "marks"), Output("im-step", "value"),
-                  Input("im-run", "value"), Input("im-tag", "value"), Input("insight-gen", "data"),
+                  Output("im-steps", "data"),
+                  Input("im-runs", "value"), Input("im-tags", "value"), Input("insight-gen", "data"),
                   State("im-step", "value"), State("im-step", "max"))
-    def _steps(run_id, tag, _gen, value, old_max):
-        run = store.run(run_id)
-        refs = run.images.get(tag, []) if run and isinstance(tag, str) else []
-        n = len(refs)
+    def _steps(run_ids, tags, _gen, value, old_max):
+        runs = _ui.selected_runs(store.snapshot(), run_ids, None)
+        tags = tags if isinstance(tags, list) else []
+        steps = sorted({int(ref.step) for r in runs for t in tags if isinstance(t, str)
+                        for ref in r.images.get(t, ())})
+        n = len(steps)
         if n == 0:
-            return 0, {}, 0
+            return 0, {}, 0, []
         every = max(1, -(-n // 10))
-        marks = {i: str(refs[i].step) for i in range(0, n, every)}
-        marks[n - 1] = str(refs[n - 1].step)
-        # Stay on the newest image while following a live run; otherwise keep the chosen index.
+        marks = {i: str(steps[i]) for i in range(0, n, every)}
+        marks[n - 1] = str(steps[n - 1])
+        # Stay on the newest step while following a live run; otherwise keep the chosen index.
         value = int(_number(value, n - 1))
         follow = value >= int(_number(old_max, 0))
-        return n - 1, marks, (n - 1 if follow else min(max(value, 0), n - 1))
+        return n - 1, marks, (n - 1 if follow else min(max(value, 0), n - 1)), steps
 
-    @app.callback(Output("im-image", "src"), Output("im-caption", "children"), Output("im-image", "style"),
-                  Input("im-run", "value"), Input("im-tag", "value"), Input("im-step", "value"),
-                  Input("im-brightness", "value"), Input("im-contrast", "value"))
-    def _image(run_id, tag, index, brightness, contrast):
-        b, c, i = _number(brightness, 1.0), _number(contrast, 1.0), int(_number(index, 0))
+    @app.callback(Output("im-grid", "children"), Output("im-caption", "children"),
+                  Input("im-runs", "value"), Input("im-tags", "value"), Input("im-step", "value"),
+                  Input("im-steps", "data"), Input("im-brightness", "value"), Input("im-contrast", "value"))
+    def _grid(run_ids, tags, index, steps, brightness, contrast):
+        b, c = _number(brightness, 1.0), _number(contrast, 1.0)
         style = {"filter": f"brightness({min(max(b, 0), 5):.2f}) contrast({min(max(c, 0), 5):.2f})"}
-        run = store.run(run_id)
-        refs = run.images.get(tag, []) if run and isinstance(tag, str) else []
-        if not refs:
-            return None, "No images for this run and tag.", style
-        i = min(max(i, 0), len(refs) - 1)
-        ref = refs[i]
-        try:
-            data = read_image_bytes(ref, _ui.MAX_IMAGE_BYTES)
-        except (OSError, ValueError) as exc:
-            return None, f"step {ref.step}: image not shown ({exc})", style
-        mime = _mime(data)
-        if mime is None:
-            return None, f"step {ref.step}: not a PNG/JPEG/GIF image", style
-        src = f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
-        caption = f"{tag} · step {ref.step} · {ref.width}×{ref.height} · image {i + 1} of {len(refs)}"
-        if 0 < ref.width < 384:  # small images (MNIST, CIFAR, input grids) are enlarged with sharp pixels
-            style["width"] = f"{ref.width * min(8, 768 // ref.width)}px"
-        return src, caption, style
+        steps = [s for s in (steps if isinstance(steps, list) else []) if isinstance(s, int)]
+        if not steps:
+            return _ui.note("No images for these runs and tags."), ""
+        step = steps[min(max(int(_number(index, 0)), 0), len(steps) - 1)]
+        return grid(store.snapshot(), run_ids, tags, step, style)

@@ -1,4 +1,5 @@
-"""Text page: text summaries (tensorboardX ``add_text``), shown verbatim as plain text, never as HTML."""
+"""Text page: text summaries (tensorboardX ``add_text``) rendered as Markdown, like TensorBoard (raw HTML in
+them is shown as text, never run), or verbatim as plain text."""
 
 from __future__ import annotations
 
@@ -14,38 +15,47 @@ MAX_CHARS = 20_000     # characters shown per entry
 
 def layout(store) -> html.Div:
     controls = _ui.sidebar(
-        _ui.labelled("Runs (regex filter)", dcc.Input(id="tx-run-regex", type="text", debounce=True, value="")),
-        _ui.labelled("Tags (regex filter)", dcc.Input(id="tx-tag-regex", type="text", debounce=True, value="")),
+        _ui.labelled("Runs (RE2 regex filter)", dcc.Input(id="tx-run-regex", type="text", debounce=True, value="")),
+        _ui.labelled("Tags (RE2 regex filter)", dcc.Input(id="tx-tag-regex", type="text", debounce=True, value="")),
+        dcc.RadioItems(id="tx-mode", options=[{"label": "Markdown", "value": "markdown"},
+                                              {"label": "plain text", "value": "raw"}], value="markdown",
+                       persistence=True, persistence_type="local"),
         _ui.note("", id="tx-status"),
     )
     return html.Div([controls, html.Div(id="tx-list", className="insight-main")], className="insight-page")
 
 
-def entries(store, run_regex: str, tag_regex: str):
+def entries(snap, run_regex: str, tag_regex: str, mode: str = "markdown"):
     """Components for every (run, tag) text series, newest first; the text is a child string (escaped)."""
     rrx, err1 = _ui.compile_filter(run_regex)
     trx, err2 = _ui.compile_filter(tag_regex)
     blocks = []
-    for run in store.sorted_runs():
+    for run in snap.sorted_runs():
         if rrx is not None and not rrx.search(run.name):
             continue
         for tag in sorted(run.texts):
             if trx is not None and not trx.search(tag):
                 continue
             items = run.texts[tag][-MAX_ENTRIES:][::-1]
-            body = [html.Div([html.Div(f"step {t.step}", className="insight-note"),
-                              html.Pre(t.text[:MAX_CHARS] + ("…" if len(t.text) > MAX_CHARS else ""),
-                                       className="insight-text")]) for t in items]
+            body = [html.Div([html.Div(f"step {t.step}", className="insight-note"), _body(t.text, mode)])
+                    for t in items]
             blocks.append(html.Details([html.Summary([html.B(tag), f" — {run.name} ({len(run.texts[tag])})"])]
                                        + body, open=True, className="insight-textblock"))
     return blocks, " ".join(e for e in (err1, err2) if e)
 
 
+def _body(text: str, mode: str):
+    text = text[:MAX_CHARS] + ("…" if len(text) > MAX_CHARS else "")
+    if mode == "raw":
+        return html.Pre(text, className="insight-text")
+    # dcc.Markdown shows raw HTML in the text as text (dangerously_allow_html stays False).
+    return dcc.Markdown(text, className="insight-markdown", dangerously_allow_html=False, link_target="_blank")
+
+
 def register(app, store) -> None:
     @app.callback(Output("tx-list", "children"), Output("tx-status", "children"), Input("tx-run-regex", "value"),
-                  Input("tx-tag-regex", "value"), Input("insight-gen", "data"))
-    def _list(run_regex, tag_regex, _gen):
-        with store.lock:
-            blocks, err = entries(store, run_regex, tag_regex)
+                  Input("tx-tag-regex", "value"), Input("tx-mode", "value"), Input("insight-gen", "data"))
+    def _list(run_regex, tag_regex, mode, _gen):
+        blocks, err = entries(store.snapshot(), run_regex, tag_regex, mode)
         status = f"{len(blocks)} text series" + (f"; {err}" if err else "")
         return blocks or [_ui.note("No text summaries.")], status

@@ -6,13 +6,20 @@ import json
 import os
 import re
 import struct
+import time
 
 import numpy as np
 from tensorboardX.proto import event_pb2
 
 from . import _msproto
 from ._decode import decode_events, decode_lineage
-from ._framing import FOOTER_BYTES, HEADER_BYTES, MAX_RECORD_BYTES, masked_crc32c, scan_frames
+from ._framing import (
+    FOOTER_BYTES,
+    HEADER_BYTES,
+    MAX_RECORD_BYTES,
+    masked_crc32c,
+    scan_frames,
+)
 from ._series import Histogram, ScalarSeries
 
 READ_CHUNK = 64 << 20
@@ -22,16 +29,16 @@ _MS_SUMMARY = re.compile(r"\.summary\.\d+")
 
 def file_format(name: str) -> str | None:
     """Which reader a file name calls for: "tb", "ms", "lineage", or None for other files."""
+    if name.endswith("_lineage"):  # first: a lineage file may carry "tfevents" in its name too
+        return "lineage"
     if "tfevents" in name:
         return "tb"
-    if name.endswith("_lineage"):
-        return "lineage"
     if name.endswith("_MS") or (_MS_SUMMARY.search(name) and not name.endswith((".tmp", ".lock"))):
         return "ms"
     return None
 
 
-def sniff_format(buf: bytes, start: int, length: int) -> str:
+def sniff_format(buf: bytes, start: int, length: int, default: str = "ms") -> str:
     """"tb" or "ms" from a summary file's first record (its ``file_version``), whatever the file's name.
 
     mindspore_hl writes TensorBoard events (``brain.Event:2``) under MindSpore's ``*_MS`` names; real
@@ -41,8 +48,12 @@ def sniff_format(buf: bytes, start: int, length: int) -> str:
     try:
         event.ParseFromString(bytes(buf[start:start + length]))
     except Exception:  # not an event at all (a damaged first record): keep the name's format
+        return default
+    if event.file_version.startswith("brain.Event:"):
+        return "tb"
+    if event.file_version.startswith("MindSpore.Event:"):
         return "ms"
-    return "tb" if event.file_version.startswith("brain.Event:") else "ms"
+    return default
 
 
 class FileTail:
@@ -52,14 +63,19 @@ class FileTail:
     skipped and reported to the run's problem list.
     """
 
+    # Seconds an incomplete record may sit unchanged at the end of the file before it is listed as a problem.
+    stall_s = 30.0
+
     def __init__(self, path: str, fmt: str) -> None:
         self.path = path
         self.fmt = fmt
         self.offset = 0
         self.pending = 0
         self.records = 0
+        self._stall = None        # (offset, size, since) of an incomplete tail that has not grown
+        self._stall_reported = False
 
-    def poll(self, run: "RunData") -> int:
+    def poll(self, run: RunData) -> int:
         """Read what was appended since the last poll into ``run``.
 
         Returns:
@@ -84,14 +100,17 @@ class FileTail:
             scan = scan_frames(buf)
             for off, nbytes, why in scan.skipped:
                 run.problem(self.path, self.offset + off, f"{why}; skipped {nbytes} bytes")
-            if scan.starts.size and self.offset == 0 and self.fmt == "ms":
-                self.fmt = sniff_format(buf, int(scan.starts[0]), int(scan.lengths[0]))
+            if scan.starts.size and self.offset == 0 and self.fmt != "lineage":
+                self.fmt = sniff_format(buf, int(scan.starts[0]), int(scan.lengths[0]), self.fmt)
             if scan.starts.size:
-                if self.fmt == "lineage":
-                    decode_lineage(run, buf, scan.starts, scan.lengths, self.path, self.offset)
-                else:
-                    a = np.frombuffer(buf, np.uint8)
-                    decode_events(run, buf, a, scan.starts, scan.lengths, self.fmt, self.path, self.offset)
+                try:
+                    if self.fmt == "lineage":
+                        decode_lineage(run, buf, scan.starts, scan.lengths, self.path, self.offset)
+                    else:
+                        a = np.frombuffer(buf, np.uint8)
+                        decode_events(run, buf, a, scan.starts, scan.lengths, self.fmt, self.path, self.offset)
+                except Exception as exc:  # noqa: BLE001 -- a decoder bug must not stop the other files
+                    run.problem(self.path, self.offset, f"records skipped: {type(exc).__name__}: {exc}")
             new += int(scan.starts.size)
             self.offset += scan.consumed
             self.pending = scan.pending
@@ -102,7 +121,28 @@ class FileTail:
                 break
             chunk = READ_CHUNK
         self.records += new
+        self._check_stall(run, size)
         return new
+
+    def _check_stall(self, run: RunData, size: int) -> None:
+        """List an incomplete record that stays unchanged at the end of the file (the writer died, or
+        its header is damaged with nothing after it)."""
+        if self.pending == 0 or self.offset + self.pending != size:
+            self._stall, self._stall_reported = None, False
+            return
+        now = time.monotonic()
+        if self._stall is None or self._stall[:2] != (self.offset, size):
+            self._stall = (self.offset, size, now)
+            self._stall_reported = False
+        if not self._stall_reported and now - self._stall[2] >= self.stall_s:
+            self._stall_reported = True
+            declared = ""
+            if self.pending >= 8:
+                with open(self.path, "rb") as f:
+                    f.seek(self.offset)
+                    declared = f" declaring {struct.unpack('<Q', f.read(8))[0]} bytes"
+            run.problem(self.path, self.offset, f"incomplete record{declared}: the last {self.pending} bytes "
+                        f"have not changed for {self.stall_s:g} s; waiting for the writer")
 
 
 def read_image_bytes(ref, limit: int) -> bytes:
@@ -126,6 +166,22 @@ def read_image_bytes(ref, limit: int) -> bytes:
     return png
 
 
+MAX_TREE_DEPTH = 64
+
+
+def _depth(obj, limit: int = MAX_TREE_DEPTH + 1) -> int:
+    """Nesting depth of a JSON value, counted iteratively and stopping past ``limit``."""
+    deepest, stack = 0, [(obj, 1)]
+    while stack and deepest <= limit:
+        o, d = stack.pop()
+        deepest = max(deepest, d)
+        if isinstance(o, dict):
+            stack += [(v, d + 1) for v in o.values()]
+        elif isinstance(o, list):
+            stack += [(v, d + 1) for v in o]
+    return deepest
+
+
 class RunData:
     """Everything read from one run directory."""
 
@@ -134,11 +190,15 @@ class RunData:
         self.name = name
         self.path = path
         self.files: dict[str, FileTail] = {}
+        self.epoch = -1  # bumped by every reset, so caches keyed by (run, epoch, tag, length) stay right
         self.reset()
 
     def reset(self) -> None:
         """Forget all data (used when a file shrank) so every file is read again."""
+        self.epoch += 1
         self.scalars: dict[str, ScalarSeries] = {}
+        self.pr_curves: dict[str, list] = {}
+        self.custom_layout = None   # tensorboardX add_custom_scalars: list of (category, [(title, [regex])])
         self.histograms: dict[str, list[Histogram]] = {}
         self.images: dict[str, list] = {}
         self.texts: dict[str, list] = {}
@@ -181,6 +241,9 @@ class RunData:
     def add_image(self, tag: str, ref) -> None:
         self.images.setdefault(tag, []).append(ref)
 
+    def add_pr_curve(self, tag: str, curve) -> None:
+        self.pr_curves.setdefault(tag, []).append(curve)
+
     def add_text(self, tag: str, text) -> None:
         self.texts.setdefault(tag, []).append(text)
 
@@ -192,8 +255,10 @@ class RunData:
             tree = json.loads(text)
             if not isinstance(tree, dict) or "name" not in tree:
                 raise ValueError('expected a JSON object with "name", "type", "params", "children"')
+            if _depth(tree) > MAX_TREE_DEPTH:
+                raise ValueError(f"nested deeper than {MAX_TREE_DEPTH} levels")
             self.cell_tree = tree
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             self.problem(path, 0, f"network/cell_tree text is not a Cell tree: {exc}")
 
     def problem(self, path: str, offset: int, message: str) -> None:

@@ -41,6 +41,26 @@ class ScalarSeries:
         n = self._n
         return self._step[:n], self._wall[:n], self._value[:n]
 
+    def frozen(self) -> FrozenSeries:
+        """The points so far; later appends never change it (they write past its end or into new arrays)."""
+        return FrozenSeries(*self.arrays())
+
+
+class FrozenSeries:
+    """A fixed-length view of a ScalarSeries, with the same ``arrays()`` / ``len()`` interface."""
+
+    __slots__ = ("_a",)
+
+    def __init__(self, step, wall, value) -> None:
+        self._a = (step, wall, value)
+
+    def __len__(self) -> int:
+        return self._a[0].size
+
+    def arrays(self):
+        """(step, wall_time, value)."""
+        return self._a
+
 
 @dataclass
 class Histogram:
@@ -69,6 +89,15 @@ class ImageRef:
     length: int      # data length
     value_index: int  # index of the Summary.Value within the event
     fmt: str
+
+
+@dataclass
+class PRCurve:
+    """One precision-recall curve: ``data`` rows are TP, FP, TN, FN, precision, recall per threshold."""
+
+    step: int
+    wall_time: float
+    data: np.ndarray
 
 
 @dataclass

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-
-_BLOCK = 64
+from scipy.signal import lfilter
 
 
 def ema_smooth(y: np.ndarray, weight: float) -> np.ndarray:
@@ -28,38 +27,11 @@ def ema_smooth(y: np.ndarray, weight: float) -> np.ndarray:
     x = y[finite]
     if weight == 0.0 or x.size == 0 or np.all(x == x[0]):
         return out
-    last = _ema(x, weight)
-    n = np.arange(1, x.size + 1, dtype=np.float64)
-    out[finite] = last / (1.0 - np.power(weight, n))
+    # One C pass of the first-order IIR filter last_i = w*last_{i-1} + (1-w)*x_i over the values and over
+    # ones: the second gives the debiasing term 1 - w**n without a power per point.
+    both = lfilter([1.0 - weight], [1.0, -weight], np.stack([x, np.ones_like(x)]), axis=1)
+    out[finite] = both[0] / both[1]
     return out
-
-
-def _ema(x: np.ndarray, w: float) -> np.ndarray:
-    """last_i = w * last_{i-1} + (1 - w) * x_i from last_{-1} = 0, in blocks of matrix products.
-
-    Within a block the recurrence is a lower-triangular Toeplitz product; the carry between blocks
-    is one more sequential pass over the blocks only. Every weight is <= 1, so this is stable.
-    """
-    n = x.size
-    b = min(_BLOCK, n)
-    nb = -(-n // b)
-    padded = np.zeros(nb * b)
-    padded[:n] = x
-    blocks = padded.reshape(nb, b)
-    i = np.arange(b)
-    expo = i[:, None] - i[None, :]
-    kernel = np.where(expo >= 0, (1.0 - w) * np.power(w, np.maximum(expo, 0)), 0.0)
-    local = blocks @ kernel.T                       # each block started from 0
-    decay = np.power(w, i + 1.0)                    # carry contribution w^(k+1) at position k
-    carry = np.empty(nb)
-    c = 0.0
-    ends = local[:, -1]
-    wb = w ** b
-    for k in range(nb):                              # one step per block, not per point
-        carry[k] = c
-        c = ends[k] + wb * c
-    res = local + carry[:, None] * decay[None, :]
-    return res.reshape(-1)[:n]
 
 
 def minmax_indices(y: np.ndarray, target: int) -> np.ndarray:

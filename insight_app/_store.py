@@ -28,12 +28,13 @@ class LogStore:
             raise FileNotFoundError(f"--logdir {logdir!r}: not a directory")
         self.root = root.resolve()
         self.min_refresh_s = min_refresh_s
-        self.generation = 0
-        self.runs: dict[str, RunData] = {}
+        self.runs: dict[str, RunData] = {}  # the live data, written by the refreshing thread only
         self._by_path: dict[str, str] = {}
-        self._lock = threading.RLock()
+        self._lock = threading.Lock()  # held by the one thread reading files; renders never take it
         self._last_refresh = 0.0
         self.scan_problems: list[str] = []
+        self._seen_problems: dict[str, int] = {}
+        self._snap = Snapshot(self.root, 0, {}, [])
         self.refresh(force=True)
 
     # ---- paths ----
@@ -50,19 +51,9 @@ class LogStore:
                                     f"{str(self.root)!r}; refused")
         return resolved
 
-    def run(self, run_id) -> RunData | None:
-        """The run with this server-side id, or None for anything else (paths included)."""
-        if not isinstance(run_id, str):
-            return None
-        return self.runs.get(run_id)
-
-    def sorted_runs(self) -> list[RunData]:
-        """Runs in name order."""
-        return sorted(self.runs.values(), key=lambda r: r.name)
-
     # ---- discovery and reading ----
-    def _discover(self) -> bool:
-        changed = False
+    def _discover(self) -> set:
+        changed = set()
         seen_dirs: set[str] = set()
         problems: list[str] = []
         for dirpath, dirnames, filenames in os.walk(self.root, followlinks=True):
@@ -102,45 +93,132 @@ class LogStore:
                 run_id = f"r{len(self._by_path)}"
                 self._by_path[dirpath] = run_id
                 self.runs[run_id] = RunData(run_id, rel, dirpath)
-                changed = True
+                changed.add(run_id)
             run = self.runs[run_id]
             for full, fmt in files:
                 if full not in run.files:
                     run.files[full] = FileTail(full, fmt)
-                    changed = True
+                    changed.add(run_id)
         self.scan_problems = problems
         return changed
 
     def refresh(self, force: bool = False) -> int:
-        """Look for new runs and files and read what was appended; returns the data generation.
+        """Look for new runs and files, read what was appended and publish a new snapshot; returns the
+        generation of the newest snapshot.
 
-        Calls closer together than ``min_refresh_s`` return at once unless ``force``.
+        Calls closer together than ``min_refresh_s`` return at once unless ``force``; so does a call
+        made while another thread is reading (it never waits for the reader).
         """
-        with self._lock:
+        if not self._lock.acquire(blocking=force):
+            return self._snap.generation
+        try:
             now = time.monotonic()
             if not force and now - self._last_refresh < self.min_refresh_s:
-                return self.generation
-            changed = self._discover()
-            for run in self.runs.values():
-                if run.poll():
-                    changed = True
+                return self._snap.generation
+            try:
+                changed_runs = self._discover()
+            except OSError as exc:
+                self.scan_problems.append(f"scanning the log root failed: {exc}")
+                changed_runs = set()
+            for run in list(self.runs.values()):
+                try:
+                    got = run.poll()
+                except Exception as exc:  # noqa: BLE001 -- one run's failure never hides the others
+                    run.problem(run.path, 0, f"reading stopped: {type(exc).__name__}: {str(exc)[:200]}")
+                    got = 1
+                if got or run.problem_count != self._seen_problems.get(run.id, 0):
+                    changed_runs.add(run.id)
             self._last_refresh = time.monotonic()
-            if changed:
-                self.generation += 1
-            return self.generation
+            problems = self._collect_problems()
+            if changed_runs or problems != self._snap.problems():
+                self._publish(changed_runs, problems)
+            return self._snap.generation
+        finally:
+            self._lock.release()
+
+    def _publish(self, changed_runs: set, problems: list[str]) -> None:
+        views = dict(self._snap.runs)
+        for rid in changed_runs:
+            run = self.runs[rid]
+            views[rid] = RunView(run)
+            self._seen_problems[rid] = run.problem_count
+        self._snap = Snapshot(self.root, self._snap.generation + 1, views, problems)
+
+    def snapshot(self) -> Snapshot:
+        """The newest published snapshot: immutable, so renders read it without any lock."""
+        return self._snap
 
     @property
-    def lock(self) -> threading.RLock:
-        """Held while reading; hold it to read a consistent snapshot."""
-        return self._lock
+    def generation(self) -> int:
+        """The generation of the newest snapshot."""
+        return self._snap.generation
+
+    def run(self, run_id) -> RunView | None:
+        """The run with this server-side id in the newest snapshot (None for anything else, paths included)."""
+        return self._snap.run(run_id)
+
+    def sorted_runs(self) -> list[RunView]:
+        """Runs of the newest snapshot in name order."""
+        return self._snap.sorted_runs()
 
     def problems(self) -> list[str]:
-        """Human-readable problems: skipped records and refused paths."""
+        """Human-readable problems of the newest snapshot: skipped records and refused paths."""
+        return self._snap.problems()
+
+    def _collect_problems(self) -> list[str]:
         out = list(self.scan_problems)
-        for run in self.sorted_runs():
+        for run in sorted(self.runs.values(), key=lambda r: r.name):
             for fname, off, msg in run.problems:
                 out.append(f"{run.name}/{fname} @ byte {off}: {msg}")
             extra = run.problem_count - len(run.problems)
             if extra > 0:
                 out.append(f"{run.name}: {extra} more problems not listed")
         return out
+
+
+class RunView:
+    """One run as of one snapshot. Every container is a copy (or a view of data that is never
+    rewritten), so pages read it while the reader keeps appending to the live ``RunData``."""
+
+    def __init__(self, run: RunData) -> None:
+        self.id, self.name, self.path = run.id, run.name, run.path
+        self.epoch = run.epoch
+        self.scalars = {t: s.frozen() for t, s in run.scalars.items()}
+        self.histograms = {t: tuple(v) for t, v in run.histograms.items()}
+        self.images = {t: tuple(v) for t, v in run.images.items()}
+        self.texts = {t: tuple(v) for t, v in run.texts.items()}
+        self.pr_curves = {t: tuple(v) for t, v in run.pr_curves.items()}
+        self.custom_layout = run.custom_layout
+        self.hparams = dict(run.hparams)
+        self.hparam_metrics = frozenset(run.hparam_metrics)
+        self.lineage = dict(run.lineage)
+        self.lineage_metrics = dict(run.lineage_metrics)
+        self.other_tags = frozenset(run.other_tags)
+        self.graph = run.graph
+        self.cell_tree = run.cell_tree
+        self.version = run.version
+        self.first_wall = run.first_wall
+        self.problems = list(run.problems)  # (file name, offset, message) of this run's listed problems
+
+
+class Snapshot:
+    """Everything the pages show, as of one generation of the store."""
+
+    def __init__(self, root: Path, generation: int, runs: dict, problems: list[str]) -> None:
+        self.root = root
+        self.generation = generation
+        self.runs = runs
+        self._sorted = sorted(runs.values(), key=lambda r: r.name)
+        self._problems = problems
+
+    def run(self, run_id) -> RunView | None:
+        """The run with this server-side id, or None for anything else (paths included)."""
+        return self.runs.get(run_id) if isinstance(run_id, str) else None
+
+    def sorted_runs(self) -> list[RunView]:
+        """Runs in name order."""
+        return list(self._sorted)
+
+    def problems(self) -> list[str]:
+        """Problems listed while reading."""
+        return list(self._problems)

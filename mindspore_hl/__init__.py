@@ -26,7 +26,11 @@ from . import serialization  # noqa: E402
 from .serialization import save_checkpoint, load_checkpoint, load_param_into_net, export, load  # noqa: E402
 from . import parallel, communication  # noqa: E402
 from . import amp, callbacks, metrics, summary, train  # noqa: E402
+from . import numpy, mint  # noqa: E402  (mindspore.numpy, mindspore.mint)
+from . import experimental  # noqa: E402  (mindspore.experimental.optim)
 from .model import Model  # noqa: E402
+from . import profiler  # noqa: E402
+from .profiler import Profiler  # noqa: E402
 from .callbacks import (LossMonitor, TimeMonitor, ModelCheckpoint, CheckpointConfig, SummaryCollector,  # noqa: E402
                         Callback, RunContext, History, LambdaCallback, EarlyStopping, ReduceLROnPlateau,
                         LearningRateScheduler, BackupAndRestore, OnRequestExit)
@@ -34,6 +38,10 @@ from .amp import FixedLossScaleManager, DynamicLossScaleManager, LossScaleManage
 from .parallel import (ParallelMode, set_auto_parallel_context, get_auto_parallel_context,  # noqa: E402
                        reset_auto_parallel_context)
 from . import _compat  # noqa: E402,F401  (registers mindspore-style module paths)
+from .common._tensor_api import *  # noqa: E402,F401,F403  (from_numpy, manual_seed, JitConfig, dtype aliases)
+from .metrics import (Accuracy, MAE, MSE, Precision, Recall, Fbeta, F1, Dice, ROC, auc,  # noqa: E402
+                      TopKCategoricalAccuracy, Top1CategoricalAccuracy, Top5CategoricalAccuracy, Loss, Perplexity,
+                      ConfusionMatrix, Metric, names, get_metric_fn, rearrange_inputs)
 
 __version__ = "0.1.0"
 

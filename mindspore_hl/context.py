@@ -1,13 +1,16 @@
 """``set_context`` / ``get_context`` / ``set_device``: execution mode and device target.
 
 GRAPH_MODE (0) compiles a top-level Cell call or gradient function into one XLA program; PYNATIVE_MODE (1,
-MindSpore's default) runs op by op. The same user code runs in both.
+MindSpore's default) runs op by op. The same user code runs in both. The values live in
+``mindspore_hl._engine._state.context`` (``_state.reset()`` restores the defaults);
+``enable_compile_cache`` / ``compile_cache_path`` turn on the persistent compile cache (``_engine._cache``).
 """
 import warnings
 
 import jax
 
 from . import _host_memory
+from ._engine import _cache, _state
 from .backends import backend_for_platform, get_backend
 
 GRAPH_MODE = 0
@@ -23,9 +26,24 @@ _KNOWN = {"mode", "device_target", "device_id", "jit_config", "jit_syntax_level"
           "device_target_list", "enable_auto_mixed_precision", "grad_for_scalar", "enable_dump", "save_dump_path",
           "debug_level", "aoe_tune_mode", "aoe_config", "support_binary", "enable_profiling", "profiling_options"}
 
-_ctx = {"mode": PYNATIVE_MODE, "device_target": None, "device_id": 0, "jit_config": {"jit_level": "O0"},
-        "jit_syntax_level": LAX, "save_graphs": False, "max_call_depth": 1000, "enable_graph_kernel": False,
-        "pynative_synchronize": False}
+_DEFAULTS = {"mode": PYNATIVE_MODE, "device_target": None, "device_id": 0, "jit_config": {"jit_level": "O0"},
+             "jit_syntax_level": LAX, "save_graphs": False, "max_call_depth": 1000, "enable_graph_kernel": False,
+             "pynative_synchronize": False, "enable_compile_cache": False, "compile_cache_path": "."}
+_ctx = _state.context
+
+
+@_state.on_reset
+def _reset():
+    compile_cache = _ctx.get("enable_compile_cache")
+    _ctx.clear()
+    _ctx.update({k: (dict(v) if isinstance(v, dict) else v) for k, v in _DEFAULTS.items()})
+    if compile_cache:
+        _cache.configure(False)
+    if jax.config.values.get("jax_default_device") is not None:
+        jax.config.update("jax_default_device", None)
+
+
+_reset()
 
 
 def _default_target():
@@ -43,8 +61,8 @@ def _apply_device(target, device_id):
         raise ValueError(f"device_id {device_id} is out of range: device_target '{backend.name}' has "
                          f"{len(devices)} device(s) (valid ids 0..{len(devices) - 1}).")
     jax.config.update("jax_default_device", devices[device_id])
-    from .ops._core import set_overrides
-    set_overrides(backend.ops)
+    _state.op_overrides.clear()  # the plug-in's replacements of ops by name (read by ops._core)
+    _state.op_overrides.update(backend.ops or {})
     _ctx["device_target"], _ctx["device_id"] = backend.name, device_id
 
 
@@ -55,6 +73,9 @@ def set_context(**kwargs):
         mode: ``GRAPH_MODE`` (0, compile whole Cells with XLA) or ``PYNATIVE_MODE`` (1, run eagerly).
         device_target: 'CPU', 'GPU' or an installed plug-in's target; device_id: which device
             (deprecated here as in MindSpore 2.10: prefer ``set_device``).
+        enable_compile_cache (bool): keep compiled programs on disk, so that a later process with the same
+            setting loads them instead of compiling again; compile_cache_path (str): where (default '.';
+            the files go to ``<path>/rank_<rank id>/``).
         Other MindSpore keys (jit_config, save_graphs, ...) are accepted and stored.
     """
     for key in kwargs:
@@ -71,6 +92,9 @@ def set_context(**kwargs):
                       "mindspore_hl.set_device() instead.", FutureWarning, stacklevel=2)
         _apply_device(kwargs.get("device_target", get_context("device_target")),
                       kwargs.get("device_id", _ctx["device_id"]))
+    if "enable_compile_cache" in kwargs or "compile_cache_path" in kwargs:
+        _cache.configure(kwargs.get("enable_compile_cache", _ctx["enable_compile_cache"]),
+                         kwargs.get("compile_cache_path", _ctx["compile_cache_path"]))
     for key, value in kwargs.items():
         if key not in ("device_target", "device_id"):
             _ctx[key] = value

@@ -9,6 +9,7 @@ import pytest  # noqa: E402
 pytest_plugins = ["training_fixtures"]  # batches / model_factory / batch_factory for Model and callback tests
 
 import mindspore_hl as ms  # noqa: E402
+from mindspore_hl._engine import _state  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 # Files written by real MindSpore 2.10 (tests/fixtures/mindspore/README.md says how each was made).
@@ -19,11 +20,12 @@ DATASETS = HERE.parent / "model_zoo" / "data"
 
 @pytest.fixture(autouse=True)
 def _reset_context():
-    """Every test starts in PYNATIVE_MODE with seed 0, and leaves the global state as it found it."""
-    ms.set_context(mode=ms.PYNATIVE_MODE)
+    """Every test starts from the default global state (PYNATIVE_MODE, STAND_ALONE, no device overrides...) with
+    seed 0, and leaves it so: ``_state.reset()`` restores every global setting at once."""
+    _state.reset()
     ms.set_seed(0)
     yield
-    ms.set_context(mode=ms.PYNATIVE_MODE)
+    _state.reset()
 
 
 @pytest.fixture(params=[ms.GRAPH_MODE, ms.PYNATIVE_MODE], ids=["graph", "pynative"])

@@ -50,7 +50,7 @@ cell = faults_per_call(lambda: big(x, w).asnumpy())
 small_net = nn.Dense(64, 2)
 small = ms.train.Model(small_net, nn.MSELoss(), nn.Momentum(small_net.trainable_params(), 0.01, 0.9))
 small.train(1, [(b[0][:32], np.zeros((32, 2), np.float32)) for b in batches[:2]])
-inline = [list(m._train_runner()._inline.values()) if m._train_runner() else [] for m in (model, small)]
+inline = [[e.inline for e in m._train_runner()._cache.values()] if m._train_runner() else [] for m in (model, small)]
 print(jax.config.read("jax_cpu_enable_async_dispatch"), cell, train, "".join(str(inline).split()))
 """
 

@@ -11,7 +11,11 @@ float32 parameters to the input dtype, so the weights the optimizer updates stay
   (``TrainOneStepWithLossScaleCell``: an overflowing step is skipped).
 - 'auto' picks O2 on GPU, O3 on Ascend and O0 on CPU (XLA:CPU emulates float16; it is slower than float32).
 """
+from __future__ import annotations
+
 import logging
+from collections.abc import Callable
+from typing import Any
 
 import jax.numpy as jnp
 
@@ -30,22 +34,22 @@ _WHITE = ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "C
 _BLACK = ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm")
 
 
-def _classes(names):
+def _classes(names: tuple[str, ...]) -> tuple[type, ...]:
     from .. import nn
     return tuple(c for c in (getattr(nn, n, None) for n in names) if isinstance(c, type))
 
 
-def get_white_list():
+def get_white_list() -> list[type]:
     """The Cell classes O1 runs in low precision."""
     return list(_classes(_WHITE))
 
 
-def get_black_list():
+def get_black_list() -> list[type]:
     """The Cell classes O2 keeps in float32."""
     return list(_classes(_BLACK))
 
 
-def _cast_floats(x, np_dtype):
+def _cast_floats(x: Any, np_dtype: Any) -> Any:
     if isinstance(x, Tensor) and jnp.issubdtype(x._value.dtype, jnp.floating) and x._value.dtype != np_dtype:
         return wrap(x._value.astype(np_dtype))
     if isinstance(x, (tuple, list)):
@@ -56,33 +60,33 @@ def _cast_floats(x, np_dtype):
 class _OutputCast(Cell):
     """Runs ``backbone`` and casts its floating outputs to ``dtype``."""
 
-    def __init__(self, backbone, dtype):
+    def __init__(self, backbone: Cell, dtype: Any) -> None:
         super().__init__(auto_prefix=False)
         self._backbone = backbone
         self._np_dtype = mstype.to_ms_dtype(dtype).to_numpy()
 
-    def construct(self, *inputs):
+    def construct(self, *inputs: Any) -> Any:
         return _cast_floats(self._backbone(*inputs), self._np_dtype)
 
 
 class _AmpWithLossCell(Cell):
     """``loss_fn(float32(backbone(data)), float32(label))``: the loss of a low-precision network in float32."""
 
-    def __init__(self, backbone, loss_fn):
+    def __init__(self, backbone: Cell, loss_fn: Cell) -> None:
         super().__init__(auto_prefix=False)
         self._backbone = backbone
         self._loss_fn = loss_fn
 
-    def construct(self, data, label):
+    def construct(self, data: Any, label: Any) -> Any:
         out = _cast_floats(self._backbone(data), jnp.float32)
         return self._loss_fn(out, _cast_floats(label, jnp.float32))
 
     @property
-    def backbone_network(self):
+    def backbone_network(self) -> Cell:
         return self._backbone
 
 
-def _replace_child(parent, name, new):
+def _replace_child(parent: Any, name: str, new: Cell) -> None:
     """Put ``new`` in place of the child ``name`` without renaming any Parameter."""
     old = parent._cells[name]
     new.__dict__["_scope_name"] = old.__dict__.get("_scope_name", name)
@@ -93,7 +97,7 @@ def _replace_child(parent, name, new):
         parent.__dict__["cell_list"] = [new if c is old else c for c in cell_list]
 
 
-def _wrap_children(network, classes, make):
+def _wrap_children(network: Any, classes: tuple[type, ...], make: Callable[[Any], Cell]) -> None:
     """Replace every descendant Cell whose class is in ``classes`` by ``make(cell)`` (not descending into it)."""
     for name, child in list(network._cells.items()):
         if child is None:
@@ -104,19 +108,19 @@ def _wrap_children(network, classes, make):
             _wrap_children(child, classes, make)
 
 
-def _check_level(level, api="auto_mixed_precision"):
+def _check_level(level: object, api: str = "auto_mixed_precision") -> None:
     if not isinstance(level, str) or level not in _LEVELS:
         raise ValueError(f"For '{api}', the amp level must be one of {list(_LEVELS)}, but got {level!r}.")
 
 
-def _low_dtype(dtype):
+def _low_dtype(dtype: Any) -> Any:
     dt = mstype.to_ms_dtype(dtype)
     if dt not in (mstype.float16, mstype.bfloat16, mstype.float32):
         raise ValueError(f"For 'auto_mixed_precision', 'dtype' must be float16, bfloat16 or float32, but got {dt}.")
     return dt
 
 
-def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
+def auto_mixed_precision(network: Cell, amp_level: str = "O0", dtype: Any = mstype.float16) -> Cell:
     """Convert ``network`` to mixed precision in place (the returned Cell wraps it for O2 / O3).
 
     Args:
@@ -143,7 +147,7 @@ def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
     return _OutputCast(network, mstype.float32)
 
 
-_CONFIG = {
+_CONFIG: dict[str, dict[str, Any]] = {
     "O0": {"keep_batchnorm_fp32": False, "cast_model_type": mstype.float32, "loss_scale_manager": None},
     "O1": {"keep_batchnorm_fp32": False, "cast_model_type": mstype.float32, "loss_scale_manager": None},
     "O2": {"keep_batchnorm_fp32": True, "cast_model_type": mstype.float16, "loss_scale_manager": "dynamic"},
@@ -151,14 +155,15 @@ _CONFIG = {
 }
 
 
-def _resolve_auto(level):
+def _resolve_auto(level: str) -> str:
     if level != "auto":
         return level
     target = context.get_context("device_target")
     return {"GPU": "O2", "Ascend": "O3"}.get(target, "O0")
 
 
-def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_level="O0", **kwargs):
+def build_train_network(network: Cell, optimizer: Cell, loss_fn: Cell | None = None, level: str = "O0",
+                        boost_level: str = "O0", **kwargs: Any) -> Cell:
     """The one-step train Cell for ``network`` at amp ``level``.
 
     Args:

@@ -5,7 +5,11 @@ Parameter of the train network (``scale_sense``), updated inside the compiled st
 (``StaticLossScaler`` / ``DynamicLossScaler``) keep their scale in Parameters too, so ``adjust`` works
 eagerly and inside ``ms.jit`` functions.
 """
+from __future__ import annotations
+
 from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import jax.numpy as jnp
 
@@ -14,6 +18,9 @@ from ..common.tensor import Tensor, to_array, wrap
 from ..nn.wrap import DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell
 from ..nn.wrap._loss_scale import all_finite
 
+if TYPE_CHECKING:
+    from ..nn.cell import Cell
+
 __all__ = ["LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager", "LossScaler",
            "StaticLossScaler", "DynamicLossScaler", "all_finite"]
 
@@ -21,13 +28,13 @@ __all__ = ["LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager
 class LossScaleManager:
     """Base of loss-scale managers: ``get_loss_scale``, ``update_loss_scale(overflow)``, ``get_update_cell``."""
 
-    def get_loss_scale(self):
+    def get_loss_scale(self) -> float | None:
         """The current loss scale."""
 
-    def update_loss_scale(self, overflow):
+    def update_loss_scale(self, overflow: bool) -> None:
         """Update the scale on the host after a step that did (or did not) overflow."""
 
-    def get_update_cell(self):
+    def get_update_cell(self) -> Cell | None:
         """The Cell that updates the scale inside the train step (None: no update, no overflow check)."""
 
 
@@ -41,23 +48,23 @@ class FixedLossScaleManager(LossScaleManager):
             the same ``loss_scale`` to unscale the gradients.
     """
 
-    def __init__(self, loss_scale=128.0, drop_overflow_update=True):
+    def __init__(self, loss_scale: float = 128.0, drop_overflow_update: bool = True) -> None:
         if loss_scale < 1:
             raise ValueError(f"The argument 'loss_scale' must be >= 1, but got {loss_scale}")
         self._loss_scale = loss_scale
         self._drop_overflow_update = drop_overflow_update
 
-    def get_loss_scale(self):
+    def get_loss_scale(self) -> float:
         return self._loss_scale
 
-    def get_drop_overflow_update(self):
+    def get_drop_overflow_update(self) -> bool:
         """Whether an overflowing step's update is dropped."""
         return self._drop_overflow_update
 
-    def update_loss_scale(self, overflow):
+    def update_loss_scale(self, overflow: bool) -> None:
         """Nothing to update: the scale is fixed."""
 
-    def get_update_cell(self):
+    def get_update_cell(self) -> Cell | None:
         if not self._drop_overflow_update:
             return None
         return FixedLossScaleUpdateCell(self._loss_scale)
@@ -72,14 +79,14 @@ class DynamicLossScaleManager(LossScaleManager):
         scale_window (int): finite steps before the scale grows (> 0).
     """
 
-    def __init__(self, init_loss_scale=2 ** 24, scale_factor=2, scale_window=2000):
+    def __init__(self, init_loss_scale: float = 2 ** 24, scale_factor: int = 2, scale_window: int = 2000) -> None:
         if init_loss_scale < 1.0:
             raise ValueError(f"The argument 'init_loss_scale' must be > 1, but got {init_loss_scale}")
         if isinstance(scale_window, bool) or not isinstance(scale_window, int) or scale_window <= 0:
             raise ValueError(f"The argument 'scale_window' must be a positive int, but got {scale_window!r}.")
         if scale_factor <= 0:
             raise ValueError(f"The argument 'scale_factor' must be > 0, but got {scale_factor}")
-        self.loss_scale = init_loss_scale
+        self.loss_scale: float = init_loss_scale
         self.scale_window = scale_window
         self.scale_factor = scale_factor
         self.increase_ratio = scale_factor
@@ -89,10 +96,10 @@ class DynamicLossScaleManager(LossScaleManager):
         self.bad_step_max = 1000
         self.bad_step = 0
 
-    def get_loss_scale(self):
+    def get_loss_scale(self) -> float:
         return self.loss_scale
 
-    def update_loss_scale(self, overflow):
+    def update_loss_scale(self, overflow: bool) -> None:
         """Host-side update (for loops that do not use the update Cell)."""
         if overflow:
             self.loss_scale = max(self.loss_scale * self.decrease_ratio, 1)
@@ -107,14 +114,15 @@ class DynamicLossScaleManager(LossScaleManager):
                                f"threshold.")
         self.cur_iter += 1
 
-    def get_drop_overflow_update(self):
+    def get_drop_overflow_update(self) -> bool:
+        """True: an overflowing step's update is always dropped."""
         return True
 
-    def get_update_cell(self):
+    def get_update_cell(self) -> Cell:
         return DynamicLossScaleUpdateCell(self.loss_scale, self.scale_factor, self.scale_window)
 
 
-def _map(fn, inputs):
+def _map(fn: Callable[[Any], Any], inputs: Any) -> Any:
     """Apply ``fn`` to a Tensor or to each Tensor of a tuple / list (keeping the container type)."""
     if isinstance(inputs, (tuple, list)):
         return type(inputs)(_map(fn, x) for x in inputs)
@@ -125,15 +133,15 @@ class LossScaler(ABC):
     """Base of loss scalers for functional training loops: ``scale``, ``unscale``, ``adjust``."""
 
     @abstractmethod
-    def scale(self, inputs):
+    def scale(self, inputs: Any) -> Any:
         """Multiply a loss (or each Tensor of a tuple) by the scale."""
 
     @abstractmethod
-    def unscale(self, inputs):
+    def unscale(self, inputs: Any) -> Any:
         """Divide a Tensor (or each Tensor of a tuple, e.g. gradients) by the scale."""
 
     @abstractmethod
-    def adjust(self, grads_finite):
+    def adjust(self, grads_finite: Any) -> bool:
         """Update the scale from whether the gradients were finite; returns whether it is adjustable."""
 
 
@@ -144,20 +152,20 @@ class StaticLossScaler(LossScaler):
         scale_value (float): the scale (> 0).
     """
 
-    def __init__(self, scale_value):
+    def __init__(self, scale_value: float) -> None:
         if scale_value <= 0:
             raise ValueError(f"The argument 'scale_value' must be > 0, but got {scale_value}")
         self.scale_value = Parameter(Tensor(jnp.asarray(scale_value, jnp.float32)), name="scale_value")
 
-    def scale(self, inputs):
+    def scale(self, inputs: Any) -> Any:
         s = self.scale_value._value
         return _map(lambda x: x * s.astype(x.dtype), inputs)
 
-    def unscale(self, inputs):
+    def unscale(self, inputs: Any) -> Any:
         s = self.scale_value._value
         return _map(lambda x: x / s.astype(x.dtype), inputs)
 
-    def adjust(self, grads_finite):
+    def adjust(self, grads_finite: Any) -> bool:
         return False
 
 
@@ -175,7 +183,7 @@ class DynamicLossScaler(StaticLossScaler):
         >>> grads = scaler.unscale(grads); scaler.adjust(all_finite(grads))
     """
 
-    def __init__(self, scale_value, scale_factor, scale_window):
+    def __init__(self, scale_value: float, scale_factor: int, scale_window: int) -> None:
         super().__init__(scale_value)
         if isinstance(scale_window, bool) or not isinstance(scale_window, int) or scale_window <= 0:
             raise ValueError(f"The argument 'scale_window' must be a positive int, but got {scale_window!r}.")
@@ -183,7 +191,7 @@ class DynamicLossScaler(StaticLossScaler):
         self.scale_factor = scale_factor
         self.counter = Parameter(Tensor(jnp.zeros((), jnp.int32)), name="counter")
 
-    def adjust(self, grads_finite):
+    def adjust(self, grads_finite: Any) -> bool:
         finite = to_array(grads_finite).astype(bool).reshape(())
         scale = self.scale_value._value
         counter = self.counter._value

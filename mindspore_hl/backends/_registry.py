@@ -1,5 +1,9 @@
 """The backend registry: the built-in targets plus the ``mindspore_hl.backends`` entry-point group."""
+from __future__ import annotations
+
 import dataclasses
+from collections.abc import Callable
+from typing import Any
 from importlib import metadata
 
 import jax
@@ -21,10 +25,10 @@ class Backend:
 
     name: str
     platform: str
-    pjrt_plugin: str = None
-    ops: dict = dataclasses.field(default=None, hash=False, compare=False)
+    pjrt_plugin: str | None = None
+    ops: dict[str, Callable[..., Any]] | None = dataclasses.field(default=None, hash=False, compare=False)
 
-    def devices(self):
+    def devices(self) -> list[jax.Device]:
         """The JAX devices of this target (raises a clear error when the platform has none)."""
         if self.pjrt_plugin:
             __import__(self.pjrt_plugin)
@@ -42,11 +46,11 @@ cpu_backend = Backend("CPU", "cpu")
 gpu_backend = Backend("GPU", "gpu")
 _BUILTIN = (cpu_backend, gpu_backend)
 
-_registered = {}
+_registered: dict[str, Backend | Exception] = {}
 _loaded = False
 
 
-def register_backend(backend):
+def register_backend(backend: Backend) -> None:
     """Register a :class:`Backend` at run time (entry points do the same when first needed)."""
     if not isinstance(backend, Backend):
         raise TypeError(f"register_backend expects a Backend, but got {type(backend).__name__}.")
@@ -54,14 +58,14 @@ def register_backend(backend):
     _registered[backend.name.upper()] = backend
 
 
-def refresh():
+def refresh() -> None:
     """Forget the registered targets and scan the entry points again (e.g. after installing a plug-in)."""
     global _loaded
     _registered.clear()
     _loaded = False
 
 
-def _load_entry_points():
+def _load_entry_points() -> None:
     global _loaded
     if _loaded:
         return
@@ -84,13 +88,13 @@ def _load_entry_points():
         _registered[obj.name.upper()] = obj
 
 
-def available_backends():
+def available_backends() -> list[str]:
     """Names of the installed device targets."""
     _load_entry_points()
     return sorted(b.name for b in _registered.values() if isinstance(b, Backend))
 
 
-def get_backend(name):
+def get_backend(name: str) -> Backend:
     """The Backend for ``name`` (case-insensitive), or a clear error listing what is installed."""
     _load_entry_points()
     if not isinstance(name, str):
@@ -105,7 +109,7 @@ def get_backend(name):
         f"group '{ENTRY_POINT_GROUP}' (see the mindspore_hl.backends docstring).")
 
 
-def backend_for_platform(platform):
+def backend_for_platform(platform: str) -> Backend | None:
     """The first registered Backend whose JAX platform is ``platform`` (None if none)."""
     _load_entry_points()
     aliases = {"cuda": "gpu", "rocm": "gpu"}

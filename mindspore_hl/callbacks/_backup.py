@@ -1,14 +1,18 @@
 """Fault tolerance: ``BackupAndRestore`` (resume after a crash) and ``OnRequestExit`` (save and stop on a signal)."""
+from __future__ import annotations
+
 import logging
 import os
 import signal
 import threading
+from types import FrameType
+from typing import Any
 
 import numpy as np
 
 from ..common import seed
 from ..common.tensor import Tensor
-from ._callback import Callback
+from ._callback import Callback, RunContext
 
 __all__ = ["BackupAndRestore", "OnRequestExit"]
 
@@ -31,7 +35,8 @@ class BackupAndRestore(Callback):
         delete_checkpoint (bool): remove the backup when training finishes.
     """
 
-    def __init__(self, backup_dir, save_freq="epoch", delete_checkpoint=True):
+    def __init__(self, backup_dir: str | os.PathLike[str], save_freq: str | int = "epoch",
+                 delete_checkpoint: bool = True) -> None:
         super().__init__()
         if not isinstance(backup_dir, (str, os.PathLike)):
             raise ValueError(f"For 'BackupAndRestore', 'backup_dir' must be a str, but got {type(backup_dir)}.")
@@ -44,11 +49,11 @@ class BackupAndRestore(Callback):
         directory = os.path.abspath(os.fspath(backup_dir))
         os.makedirs(directory, exist_ok=True)
         self.backup_file = os.path.join(directory, "backup.ckpt")
-        self.save_freq = 1 if save_freq == "epoch" else save_freq
+        self.save_freq: int = 1 if save_freq == "epoch" else int(save_freq)
         self.delete_checkpoint = delete_checkpoint
         self.restored_epoch = 0
 
-    def on_train_begin(self, run_context):
+    def on_train_begin(self, run_context: RunContext) -> None:
         if not os.path.exists(self.backup_file):
             return
         from ..serialization import load_checkpoint, load_param_into_net
@@ -65,10 +70,11 @@ class BackupAndRestore(Callback):
         epoch = int(extra[_EPOCH].asnumpy()) if _EPOCH in extra else 0
         step = int(extra[_STEP].asnumpy()) if _STEP in extra else epoch * cb_params.batch_num
         self.restored_epoch = epoch
-        cb_params["_resume"] = (epoch, step)
+        if epoch > cb_params.get("_resume", (0, 0))[0]:  # further on than model.train's initial_epoch
+            cb_params["_resume"] = (epoch, step)
         _log.info("BackupAndRestore: restored %s (epoch %d, step %d).", self.backup_file, epoch, step)
 
-    def on_train_epoch_end(self, run_context):
+    def on_train_epoch_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         if cb_params.cur_epoch_num % self.save_freq:
             return
@@ -78,7 +84,7 @@ class BackupAndRestore(Callback):
                  _RNG: Tensor(np.asarray(seed.global_key()))}
         save_checkpoint(network, self.backup_file, append_dict=extra)
 
-    def on_train_end(self, run_context):
+    def on_train_end(self, run_context: RunContext) -> None:
         if self.delete_checkpoint and os.path.exists(self.backup_file):
             os.remove(self.backup_file)
 
@@ -97,8 +103,9 @@ class OnRequestExit(Callback):
         sig (int): the signal to handle (not SIGKILL).
     """
 
-    def __init__(self, save_ckpt=True, save_mindir=True, file_name="Net", directory="./", config_file=None,
-                 sig=signal.SIGTERM):
+    def __init__(self, save_ckpt: bool = True, save_mindir: bool = True, file_name: str = "Net",
+                 directory: str | os.PathLike[str] = "./", config_file: str | None = None,
+                 sig: int = signal.SIGTERM) -> None:
         super().__init__()
         for name, value in (("save_ckpt", save_ckpt), ("save_mindir", save_mindir)):
             if not isinstance(value, bool):
@@ -115,26 +122,26 @@ class OnRequestExit(Callback):
         self.train_file_path = os.path.join(directory, f"{file_name}_train")
         self.eval_file_path = os.path.join(directory, f"{file_name}_eval")
         self.exit = False
-        self._previous = None
+        self._previous: Any = None
 
-    def _handle_signal(self, signum, frame):
+    def _handle_signal(self, signum: int, frame: FrameType | None) -> None:
         self.exit = True
 
-    def _install(self):
+    def _install(self) -> None:
         if threading.current_thread() is threading.main_thread() and self._previous is None:
             self._previous = signal.signal(self.sig, self._handle_signal)
 
-    def __exit__(self, *err):
+    def __exit__(self, *err: object) -> None:
         if self._previous is not None:
             signal.signal(self.sig, self._previous)
             self._previous = None
 
-    def on_train_begin(self, run_context):
+    def on_train_begin(self, run_context: RunContext) -> None:
         self._install()
         if self.save_ckpt and os.path.isfile(self.train_file_path + ".ckpt"):
             self._load(run_context.original_args().train_network, self.train_file_path)
 
-    def on_eval_begin(self, run_context):
+    def on_eval_begin(self, run_context: RunContext) -> None:
         self._install()
         if self.save_ckpt:
             for path in (self.eval_file_path, self.train_file_path):
@@ -142,28 +149,28 @@ class OnRequestExit(Callback):
                     self._load(run_context.original_args().eval_network, path)
                     break
 
-    def on_train_step_end(self, run_context):
+    def on_train_step_end(self, run_context: RunContext) -> None:
         if self.exit:
             run_context.request_stop()
 
     on_train_epoch_end = on_eval_step_end = on_train_step_end
 
-    def on_train_end(self, run_context):
+    def on_train_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         if self.exit:
             self._save(cb_params.train_network, self.train_file_path, cb_params.get("train_dataset_element"))
 
-    def on_eval_end(self, run_context):
+    def on_eval_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         if self.exit:
             self._save(cb_params.eval_network, self.eval_file_path, cb_params.get("eval_dataset_element"))
 
     @staticmethod
-    def _load(network, path):
+    def _load(network: Any, path: str) -> None:
         from ..serialization import load_checkpoint, load_param_into_net
         load_param_into_net(network, load_checkpoint(path + ".ckpt"))
 
-    def _save(self, network, path, inputs):
+    def _save(self, network: Any, path: str, inputs: Any) -> None:
         from ..serialization import save_checkpoint
         if self.save_ckpt:
             save_checkpoint(network, path)

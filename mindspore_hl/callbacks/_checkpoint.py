@@ -3,14 +3,22 @@
 Files are ``{prefix}-{epoch}_{step_in_epoch}.ckpt`` in MindSpore's format, written atomically by
 ``mindspore_hl.save_checkpoint``. A prefix already used by ``.ckpt`` files in the directory becomes
 ``{prefix}_1`` (then ``_2``, ...) so runs never overwrite each other.
+
+Unlike MindSpore, which deletes the oldest file before writing the new one, the new file is complete on disk
+before older ones are pruned (``keep_checkpoint_max``), so a process killed at any moment leaves at least one
+loadable checkpoint. Steps are counted from where the training starts (``cb_params.cur_step_num`` after a
+resume), so saves every N steps keep their places in the epoch.
 """
+from __future__ import annotations
+
 import logging
 import os
 import time
+from typing import Any
 
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
-from ._callback import Callback
+from ._callback import Callback, RunContext
 
 __all__ = ["CheckpointConfig", "ModelCheckpoint"]
 
@@ -18,7 +26,7 @@ _log = logging.getLogger(__name__)
 _INFO = ("epoch_num", "step_num")
 
 
-def _non_negative(name, value):
+def _non_negative(name: str, value: int | None) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -42,10 +50,12 @@ class CheckpointConfig:
         crc_check (bool), format ('ckpt' | 'safetensors'): passed to ``save_checkpoint``.
     """
 
-    def __init__(self, save_checkpoint_steps=1, save_checkpoint_seconds=0, keep_checkpoint_max=5,
-                 keep_checkpoint_per_n_minutes=0, integrated_save=True, async_save=False, saved_network=None,
-                 append_info=None, enc_key=None, enc_mode="AES-GCM", exception_save=False, crc_check=False,
-                 remove_redundancy=False, format="ckpt", **kwargs):
+    def __init__(self, save_checkpoint_steps: int | None = 1, save_checkpoint_seconds: int | None = 0,
+                 keep_checkpoint_max: int | None = 5, keep_checkpoint_per_n_minutes: int | None = 0,
+                 integrated_save: bool = True, async_save: bool = False, saved_network: Any = None,
+                 append_info: list[str | dict[str, Any]] | None = None, enc_key: bytes | None = None,
+                 enc_mode: str = "AES-GCM", exception_save: bool = False, crc_check: bool = False,
+                 remove_redundancy: bool = False, format: str = "ckpt", **kwargs: Any) -> None:
         from ..nn.cell import Cell
         steps = _non_negative("save_checkpoint_steps", save_checkpoint_steps)
         seconds = _non_negative("save_checkpoint_seconds", save_checkpoint_seconds)
@@ -88,7 +98,7 @@ class CheckpointConfig:
     enc_mode = property(lambda self: self._enc_mode)
     append_dict = property(lambda self: self._append_dict)
 
-    def get_checkpoint_policy(self):
+    def get_checkpoint_policy(self) -> dict[str, Any]:
         """The save / keep policy as a dict."""
         return {"save_checkpoint_steps": self.save_checkpoint_steps,
                 "save_checkpoint_seconds": self.save_checkpoint_seconds,
@@ -97,13 +107,14 @@ class CheckpointConfig:
                 "saved_network": self.saved_network}
 
     @staticmethod
-    def _handle_append_info(append_info):
+    def _handle_append_info(append_info: list[str | dict[str, Any]] | None) -> dict[str, Any] | None:
         if append_info is None or append_info == []:
             return None
         if not isinstance(append_info, list):
             raise TypeError(f"For 'CheckpointConfig', the type of 'append_info' must be list, but got "
                             f"{type(append_info)}.")
-        out, dicts = {}, 0
+        out: dict[str, Any] = {}
+        dicts = 0
         for element in append_info:
             if isinstance(element, str):
                 if element not in _INFO:
@@ -126,7 +137,7 @@ class CheckpointConfig:
         return out
 
 
-def _unique_prefix(directory, prefix):
+def _unique_prefix(directory: str, prefix: str) -> str:
     """``prefix``, or ``prefix_N`` (N one above the highest in use) if ``.ckpt`` files with it already exist."""
     suffix = 0
     n = len(prefix)
@@ -153,7 +164,8 @@ class ModelCheckpoint(Callback):
         config (CheckpointConfig): the policy (default ``CheckpointConfig()``: every step, keep 5).
     """
 
-    def __init__(self, prefix="CKP", directory=None, config=None):
+    def __init__(self, prefix: str = "CKP", directory: str | os.PathLike[str] | None = None,
+                 config: CheckpointConfig | None = None) -> None:
         super().__init__()
         if not isinstance(prefix, str) or "/" in prefix:
             raise ValueError(f"For 'ModelCheckpoint', the argument 'prefix' for checkpoint file name is invalid, it "
@@ -176,23 +188,31 @@ class ModelCheckpoint(Callback):
         self._latest_ckpt_file_name = ""
         self._last_triggered_step = 0
         self._last_time = self._last_time_for_keep = time.time()
-        self._files = []  # (path, save time) of files this callback wrote, oldest first
+        self._files: list[tuple[str, float]] = []  # (path, save time) of files this callback wrote, oldest first
+        self._prune_pending = False  # an async save is in flight; prune once it is complete
+        self._align_steps = False
 
     @property
-    def latest_ckpt_file_name(self):
+    def latest_ckpt_file_name(self) -> str:
         """The path of the last checkpoint written."""
         return self._latest_ckpt_file_name
 
-    def on_train_step_end(self, run_context):
+    def on_train_epoch_begin(self, run_context: RunContext) -> None:
+        if self._align_steps:
+            # The step count this training starts from (BackupAndRestore / initial_epoch resume it): saves every
+            # N steps continue from there instead of firing at the first step.
+            self._last_triggered_step = run_context.original_args().cur_step_num
+            self._align_steps = False
+
+    def on_train_step_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         self._save_ckpt(cb_params)
 
-    def on_train_end(self, run_context):
+    def on_train_end(self, run_context: RunContext) -> None:
         self._save_ckpt(run_context.original_args(), force=True)
-        from ..serialization import wait_async_save
-        wait_async_save()
+        self._finish_pending()
 
-    def _due(self, cb_params, force):
+    def _due(self, cb_params: Any, force: bool) -> bool:
         cfg = self._config
         if cfg.save_checkpoint_steps:
             return force or cb_params.cur_step_num >= self._last_triggered_step + cfg.save_checkpoint_steps
@@ -203,21 +223,36 @@ class ModelCheckpoint(Callback):
                 return True
         return False
 
-    def _save_ckpt(self, cb_params, force=False):
+    def _save_ckpt(self, cb_params: Any, force: bool = False) -> None:
         if cb_params.cur_step_num == self._last_triggered_step or not self._due(cb_params, force):
             return
         step_in_epoch = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
         name = f"{self._prefix}-{cb_params.cur_epoch_num}_{step_in_epoch}.{self._config.format}"
-        self._make_room()
         path = os.path.join(self._directory, name)
+        self._finish_pending()
         self._last_triggered_step = cb_params.cur_step_num
+        # The new file is complete (written, fsynced, renamed) before any older one is removed: a kill at any
+        # moment leaves at least one loadable checkpoint. After a background save the pruning waits for it to
+        # finish (at the next save or at train end).
         self._write(cb_params, path)
         self._files = [f for f in self._files if f[0] != path] + [(path, time.time())]
         self._latest_ckpt_file_name = path
         cb_params.latest_ckpt_file = path
         cb_params.last_save_ckpt_step = cb_params.cur_step_num
+        if self._config.async_save:
+            self._prune_pending = True
+        else:
+            self._prune()
 
-    def _write(self, cb_params, path):
+    def _finish_pending(self) -> None:
+        """Wait for a background save, then prune the older files it made redundant."""
+        if self._prune_pending:
+            from ..serialization import wait_async_save
+            wait_async_save()
+            self._prune_pending = False
+            self._prune()
+
+    def _write(self, cb_params: Any, path: str) -> None:
         from ..serialization import save_checkpoint
         if "epoch_num" in self._append_dict:
             self._append_dict["epoch_num"] = self._append_epoch_num + cb_params.cur_epoch_num
@@ -228,7 +263,7 @@ class ModelCheckpoint(Callback):
         save_checkpoint(network, path, cfg.integrated_save, cfg.async_save, self._append_dict or None,
                         cfg.enc_key, cfg.enc_mode, crc_check=cfg.crc_check, format=cfg.format)
 
-    def _existing(self):
+    def _existing(self) -> list[str]:
         """Checkpoint files of this prefix in the directory (``prefix-<digits>_<digits>.ckpt``), oldest first."""
         ext = "." + self._config.format
         found = []
@@ -238,23 +273,27 @@ class ModelCheckpoint(Callback):
                 if middle.replace("_", "").isdigit():
                     found.append(os.path.join(self._directory, filename))
         order = {p: t for p, t in self._files}
-        return sorted(found, key=lambda p: (order.get(p, os.path.getmtime(p)), p))
+        return sorted(found, key=lambda p: (order.get(p) or _mtime(p, 0.0), p))
 
-    def _make_room(self):
+    def _prune(self) -> None:
+        """Apply the keep policy after a save: the newest file (just written) always stays."""
         cfg = self._config
         files = self._existing()
-        if cfg.keep_checkpoint_max and 0 < cfg.keep_checkpoint_max <= len(files):
-            for path in files[:len(files) - cfg.keep_checkpoint_max + 1]:
-                _remove(path)
+        newest = self._latest_ckpt_file_name
+        if cfg.keep_checkpoint_max and 0 < cfg.keep_checkpoint_max < len(files):
+            for path in files[:len(files) - cfg.keep_checkpoint_max]:
+                if path != newest:
+                    _remove(path)
         elif cfg.keep_checkpoint_per_n_minutes:
             now = time.time()
             if now - self._last_time_for_keep < cfg.keep_checkpoint_per_n_minutes * 60:
-                recent = [p for p in files if now - os.path.getmtime(p) < 60 * cfg.keep_checkpoint_per_n_minutes]
-                for path in recent[1:]:  # keep the oldest one of the window
+                window = 60 * cfg.keep_checkpoint_per_n_minutes
+                recent = [p for p in files if p != newest and now - _mtime(p, now) < window]
+                for path in recent[1:]:  # keep the oldest one of the window (and the new one)
                     _remove(path)
         self._last_time_for_keep = time.time()
 
-    def __exit__(self, exc_type, exc, tb):
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:  # type: ignore[override]
         if exc_type is not None and self._config.exception_save and getattr(self, "_cb_params", None) is not None:
             cb = self._cb_params
             name = f"{_unique_prefix(self._directory, self._exception_prefix)}-{cb.get('cur_epoch_num', 0)}_" \
@@ -265,12 +304,22 @@ class ModelCheckpoint(Callback):
                 _log.error("ModelCheckpoint: could not save the breakpoint checkpoint %s: %s", name, e)
         return None
 
-    def on_train_begin(self, run_context):
+    def on_train_begin(self, run_context: RunContext) -> None:
         self._cb_params = run_context.original_args()
+        self._align_steps = True
 
 
-def _remove(path):
+def _mtime(path: str, default: float) -> float:
+    try:
+        return os.path.getmtime(path)
+    except OSError:  # removed meanwhile (another process pruning the same directory)
+        return default
+
+
+def _remove(path: str) -> None:
     try:
         os.remove(path)
+    except FileNotFoundError:
+        pass
     except OSError as e:
         _log.warning("ModelCheckpoint: failed to remove the older checkpoint %s: %s", path, e)

@@ -1,12 +1,16 @@
 """Callbacks that watch a quantity or the step and act on training: EarlyStopping, ReduceLROnPlateau,
 LearningRateScheduler."""
+from __future__ import annotations
+
 import logging
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from ..common.parameter import Parameter
-from ._callback import Callback, handle_loss
+from ._callback import Callback, RunContext, handle_loss
 
 __all__ = ["EarlyStopping", "ReduceLROnPlateau", "LearningRateScheduler"]
 
@@ -15,9 +19,9 @@ _SMALLER_BETTER = ("hausdorff_distance", "mae", "mse", "loss", "perplexity", "me
                    "root_mean_square_distance", "eval_loss")
 
 
-def _monitor_value(owner, monitor, cb_params):
+def _monitor_value(owner: str, monitor: str, cb_params: Any) -> float | None:
     """The monitored value at the end of an epoch: the train loss ('loss') or an eval result (in ``fit``)."""
-    candidates = {}
+    candidates: dict[str, Any] = {}
     if monitor == "loss":
         value = handle_loss(cb_params.get("net_outputs"))
         if hasattr(value, "asnumpy"):
@@ -36,7 +40,7 @@ def _monitor_value(owner, monitor, cb_params):
 
 
 class _Monitoring(Callback):
-    def __init__(self, owner, monitor, mode, min_delta):
+    def __init__(self, owner: str, monitor: str, mode: str, min_delta: float) -> None:
         super().__init__()
         if not isinstance(monitor, str):
             raise TypeError(f"For '{owner}', 'monitor' must be a str, but got {type(monitor).__name__}.")
@@ -48,12 +52,12 @@ class _Monitoring(Callback):
         self._minimize = mode == "min" or (mode == "auto" and monitor in _SMALLER_BETTER)
         self.best = math.inf if self._minimize else -math.inf
 
-    def is_improvement(self, current, reference):
+    def is_improvement(self, current: float, reference: float) -> bool:
         if self._minimize:
             return current < reference - self.min_delta
         return current > reference + self.min_delta
 
-    def _reset_best(self):
+    def _reset_best(self) -> None:
         self.best = math.inf if self._minimize else -math.inf
 
 
@@ -70,21 +74,22 @@ class EarlyStopping(_Monitoring):
         restore_best_weights (bool): load the weights of the best epoch when stopping.
     """
 
-    def __init__(self, monitor="eval_loss", min_delta=0, patience=0, verbose=False, mode="auto", baseline=None,
-                 restore_best_weights=False):
+    def __init__(self, monitor: str = "eval_loss", min_delta: float = 0, patience: int = 0, verbose: bool = False,
+                 mode: str = "auto", baseline: float | None = None, restore_best_weights: bool = False) -> None:
         super().__init__("EarlyStopping", monitor, mode, min_delta)
         if isinstance(patience, bool) or not isinstance(patience, int) or patience < 0:
             raise ValueError(f"For 'EarlyStopping', 'patience' must be an int >= 0, but got {patience!r}.")
         self.patience, self.verbose = patience, bool(verbose)
         self.baseline = None if baseline is None else float(baseline)
         self.restore_best_weights = bool(restore_best_weights)
-        self.wait, self.stopped_epoch, self.best_weights_param_dict = 0, 0, None
+        self.wait, self.stopped_epoch = 0, 0
+        self.best_weights_param_dict: dict[str, Parameter] | None = None
 
-    def on_train_begin(self, run_context):
+    def on_train_begin(self, run_context: RunContext) -> None:
         self.wait, self.stopped_epoch, self.best_weights_param_dict = 0, 0, None
         self._reset_best()
 
-    def on_train_epoch_end(self, run_context):
+    def on_train_epoch_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         current = _monitor_value("EarlyStopping", self.monitor, cb_params)
         if current is None:
@@ -107,12 +112,12 @@ class EarlyStopping(_Monitoring):
                 from ..serialization import load_param_into_net
                 load_param_into_net(cb_params.train_network, self.best_weights_param_dict)
 
-    def on_train_end(self, run_context):
+    def on_train_end(self, run_context: RunContext) -> None:
         if self.stopped_epoch > 0 and self.verbose:
             print("Epoch %05d: early stopping" % self.stopped_epoch, flush=True)
 
 
-def _snapshot(network):
+def _snapshot(network: Any) -> dict[str, Parameter]:
     return {name: Parameter(p.asnumpy().copy(), name=name, requires_grad=p.requires_grad)
             for name, p in network.parameters_and_names()}
 
@@ -131,8 +136,8 @@ class ReduceLROnPlateau(_Monitoring):
         min_lr (float): the learning rate never goes below this.
     """
 
-    def __init__(self, monitor="eval_loss", factor=0.1, patience=10, verbose=False, mode="auto", min_delta=1e-4,
-                 cooldown=0, min_lr=0):
+    def __init__(self, monitor: str = "eval_loss", factor: float = 0.1, patience: int = 10, verbose: bool = False,
+                 mode: str = "auto", min_delta: float = 1e-4, cooldown: int = 0, min_lr: float = 0) -> None:
         super().__init__("ReduceLROnPlateau", monitor, mode, min_delta)
         if not isinstance(factor, (int, float)) or not 0 < factor < 1:
             raise ValueError(f"For 'ReduceLROnPlateau', 'factor' must be in (0, 1), but got {factor!r}.")
@@ -145,11 +150,11 @@ class ReduceLROnPlateau(_Monitoring):
         self.cooldown, self.min_lr = cooldown, float(min_lr)
         self.wait, self.cooldown_counter = 0, 0
 
-    def on_train_begin(self, run_context):
+    def on_train_begin(self, run_context: RunContext) -> None:
         self.wait, self.cooldown_counter = 0, 0
         self._reset_best()
 
-    def on_train_epoch_end(self, run_context):
+    def on_train_epoch_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         lr = getattr(cb_params.optimizer, "learning_rate", None)
         if not isinstance(lr, Parameter) or lr.ndim != 0:
@@ -182,14 +187,14 @@ class LearningRateScheduler(Callback):
         learning_rate_function (callable): ``(current lr: float, global step: int) -> new lr``.
     """
 
-    def __init__(self, learning_rate_function):
+    def __init__(self, learning_rate_function: Callable[[float, int], float]) -> None:
         super().__init__()
         if not callable(learning_rate_function):
             raise TypeError(f"For 'LearningRateScheduler', 'learning_rate_function' must be callable, but got "
                             f"{type(learning_rate_function).__name__}.")
         self.learning_rate_function = learning_rate_function
 
-    def on_train_step_end(self, run_context):
+    def on_train_step_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         lr = getattr(cb_params.optimizer, "learning_rate", None)
         if not isinstance(lr, Parameter) or lr.ndim != 0:

@@ -1,22 +1,26 @@
 """Console and bookkeeping callbacks: LossMonitor, TimeMonitor, History, LambdaCallback, TerminateOnNaN."""
+from __future__ import annotations
+
 import math
 import time
+from collections.abc import Callable
+from typing import Any
 
 import jax
 import numpy as np
 
-from ._callback import Callback, HOOKS, handle_loss
+from ._callback import HOOKS, Callback, RunContext, handle_loss
 
 __all__ = ["LossMonitor", "TimeMonitor", "History", "LambdaCallback", "TerminateOnNaN"]
 
 
-def _check_non_negative_int(name, value, owner):
+def _check_non_negative_int(name: str, value: int, owner: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"For '{owner}', the argument '{name}' must be an int >= 0, but got {value!r}.")
     return value
 
 
-def _step_in_epoch(cb_params):
+def _step_in_epoch(cb_params: Any) -> int:
     return (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
 
 
@@ -30,12 +34,12 @@ class LossMonitor(Callback):
             the sink boundary nearest to that.
     """
 
-    def __init__(self, per_print_times=1):
+    def __init__(self, per_print_times: int = 1) -> None:
         super().__init__()
         self._per_print_times = _check_non_negative_int("per_print_times", per_print_times, "LossMonitor")
         self._last_print_time = 0
 
-    def step_end(self, run_context):
+    def step_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         cur_epoch_num = cb_params.get("cur_epoch_num", 1)
         loss = handle_loss(cb_params.net_outputs)
@@ -52,7 +56,7 @@ class LossMonitor(Callback):
             self._last_print_time = cb_params.cur_step_num
             print(f"epoch: {cur_epoch_num} step: {cur_step_in_epoch}, loss is {loss}", flush=True)
 
-    def on_train_epoch_end(self, run_context):
+    def on_train_epoch_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         metrics = cb_params.get("metrics")
         if metrics:
@@ -69,7 +73,7 @@ class TimeMonitor(Callback):
         data_time (bool): also print the mean time spent fetching a batch (non-sink mode).
     """
 
-    def __init__(self, data_size=None, data_time=False):
+    def __init__(self, data_size: int | None = None, data_time: bool = False) -> None:
         super().__init__()
         if data_size is not None and (isinstance(data_size, bool) or not isinstance(data_size, int)
                                       or data_size <= 0):
@@ -82,24 +86,24 @@ class TimeMonitor(Callback):
         self.epoch_time = time.time()
         self.data_time_sum, self.data_time_start = 0.0, 0.0
 
-    def _sink(self, run_context):
+    def _sink(self, run_context: RunContext) -> bool:
         return bool(run_context.original_args().get("dataset_sink_mode"))
 
-    def on_train_step_begin(self, run_context):
+    def on_train_step_begin(self, run_context: RunContext) -> None:
         if self.data_time and not self._sink(run_context):
             self.data_time_sum += time.time() - self.data_time_start
 
-    def on_train_step_end(self, run_context):
+    def on_train_step_end(self, run_context: RunContext) -> None:
         if self.data_time and not self._sink(run_context):
             self.data_time_start = time.time()
 
-    def epoch_begin(self, run_context):
+    def epoch_begin(self, run_context: RunContext) -> None:
         self.epoch_time = time.time()
         if self.data_time and not self._sink(run_context):
             self.data_time_sum = 0.0
             self.data_time_start = time.time()
 
-    def epoch_end(self, run_context):
+    def epoch_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         jax.block_until_ready(cb_params.get("net_outputs"))
         epoch_ms = (time.time() - self.epoch_time) * 1000
@@ -123,16 +127,18 @@ class History(Callback):
     ``history.history == {'net_output': [loss_1, loss_2, loss_3]}`` (plus one list per metric in ``fit``).
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
-        self.history = {}
-        self.epoch = None
+        self.history: dict[str, list[Any]] = {}
+        self.epoch: dict[str, list[int]] | None = None
 
-    def begin(self, run_context):
+    def begin(self, run_context: RunContext) -> None:
         self.epoch = {"epoch": []}
 
-    def epoch_end(self, run_context):
+    def epoch_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
+        if self.epoch is None:  # epoch_end without begin (a hook called by hand): start the record here
+            self.epoch = {"epoch": []}
         self.epoch["epoch"].append(cb_params.get("cur_epoch_num", 1))
         net_output = handle_loss(cb_params.net_outputs)
         if not isinstance(net_output, float) and hasattr(net_output, "asnumpy"):
@@ -145,6 +151,9 @@ class History(Callback):
             self.history.setdefault(key, []).append(value)
 
 
+_Hook = Callable[[RunContext], object]
+
+
 class LambdaCallback(Callback):
     """A callback made of functions: ``LambdaCallback(on_train_epoch_end=lambda run_context: ...)``.
 
@@ -153,10 +162,12 @@ class LambdaCallback(Callback):
             ``run_context``.
     """
 
-    def __init__(self, on_train_epoch_end=None, on_train_epoch_begin=None, on_train_step_end=None,
-                 on_train_step_begin=None, on_train_begin=None, on_train_end=None, on_eval_epoch_begin=None,
-                 on_eval_epoch_end=None, on_eval_step_begin=None, on_eval_step_end=None, on_eval_begin=None,
-                 on_eval_end=None):
+    def __init__(self, on_train_epoch_end: _Hook | None = None, on_train_epoch_begin: _Hook | None = None,
+                 on_train_step_end: _Hook | None = None, on_train_step_begin: _Hook | None = None,
+                 on_train_begin: _Hook | None = None, on_train_end: _Hook | None = None,
+                 on_eval_epoch_begin: _Hook | None = None, on_eval_epoch_end: _Hook | None = None,
+                 on_eval_step_begin: _Hook | None = None, on_eval_step_end: _Hook | None = None,
+                 on_eval_begin: _Hook | None = None, on_eval_end: _Hook | None = None) -> None:
         super().__init__()
         given = dict(locals())
         for hook in HOOKS:
@@ -168,18 +179,18 @@ class LambdaCallback(Callback):
         # user functions may read Parameters directly: keep them current after each step
         self._per_step = on_train_step_begin is not None or on_train_step_end is not None
 
-    def _needs_param_sync_each_step(self):
+    def _needs_param_sync_each_step(self) -> bool:
         return self._per_step
 
 
 class TerminateOnNaN(Callback):
     """Stop training at the first step whose loss is NaN or Inf, printing which step it was."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
-        self.stopped_step = None
+        self.stopped_step: int | None = None
 
-    def on_train_step_end(self, run_context):
+    def on_train_step_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         loss = handle_loss(cb_params.net_outputs)
         if hasattr(loss, "asnumpy"):

@@ -1,7 +1,10 @@
 """``ProgressBar``: a tqdm bar per epoch with the loss, throughput and ETA (an addition over MindSpore)."""
-import time
+from __future__ import annotations
 
-from ._callback import Callback, handle_loss
+import time
+from typing import IO, Any
+
+from ._callback import Callback, RunContext, handle_loss
 
 __all__ = ["ProgressBar"]
 
@@ -18,15 +21,15 @@ class ProgressBar(Callback):
         leave (bool): keep each epoch's finished bar on screen.
     """
 
-    def __init__(self, refresh_seconds=0.5, file=None, leave=True):
+    def __init__(self, refresh_seconds: float = 0.5, file: IO[str] | None = None, leave: bool = True) -> None:
         super().__init__()
         if not isinstance(refresh_seconds, (int, float)) or refresh_seconds < 0:
             raise ValueError(f"For 'ProgressBar', 'refresh_seconds' must be a number >= 0, but got "
                              f"{refresh_seconds!r}.")
         self.refresh_seconds, self.file, self.leave = float(refresh_seconds), file, leave
-        self._bar = None
+        self._bar: Any = None
 
-    def on_train_epoch_begin(self, run_context):
+    def on_train_epoch_begin(self, run_context: RunContext) -> None:
         from tqdm.auto import tqdm
         cb_params = run_context.original_args()
         self._close()
@@ -37,7 +40,7 @@ class ProgressBar(Callback):
         self._epoch_start_step = cb_params.cur_step_num
         self._shown_step = cb_params.cur_step_num
 
-    def on_train_step_end(self, run_context):
+    def on_train_step_end(self, run_context: RunContext) -> None:
         if self._bar is None:
             return
         cb_params = run_context.original_args()
@@ -57,26 +60,26 @@ class ProgressBar(Callback):
         self._bar.update(done)
         self._shown_step, self._last = cb_params.cur_step_num, now
 
-    def on_train_epoch_end(self, run_context):
+    def on_train_epoch_end(self, run_context: RunContext) -> None:
         if self._bar is not None:
             cb_params = run_context.original_args()
             self._bar.update(cb_params.cur_step_num - self._shown_step)
             self._shown_step = cb_params.cur_step_num
         self._close()
 
-    def on_train_end(self, run_context):
+    def on_train_end(self, run_context: RunContext) -> None:
         self._close()
 
-    def __exit__(self, *err):
+    def __exit__(self, *err: object) -> None:
         self._close()
 
-    def _close(self):
+    def _close(self) -> None:
         if self._bar is not None:
             self._bar.close()
             self._bar = None
 
 
-def _batch_size(cb_params):
+def _batch_size(cb_params: Any) -> int | None:
     element = cb_params.get("train_dataset_element")
     dataset = cb_params.get("train_dataset")
     if hasattr(dataset, "get_batch_size"):

@@ -10,25 +10,28 @@ traced train step as a TensorBoard graph. Each ``fit`` evaluation: scalars ``eva
 final loss, eval metrics, ``custom_lineage_data``) goes to the ``_lineage`` file in MindSpore's format and,
 as TensorBoard hparams, into the event file.
 """
+from __future__ import annotations
+
 import logging
 import os
 import re
+from typing import Any
 
 import numpy as np
 
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
-from ._callback import Callback, handle_loss
+from ._callback import Callback, RunContext, handle_loss
 
 __all__ = ["SummaryCollector"]
 
 _log = logging.getLogger(__name__)
-_DEFAULTS = {"collect_metric": True, "collect_graph": True, "collect_train_lineage": True,
+_DEFAULTS: dict[str, Any] = {"collect_metric": True, "collect_graph": True, "collect_train_lineage": True,
              "collect_eval_lineage": True, "collect_input_data": True, "collect_dataset_graph": True,
              "histogram_regular": None, "collect_landscape": None, "collect_learning_rate": True}
 
 
-def _current_lr(optimizer):
+def _current_lr(optimizer: Any) -> float | None:
     """The learning rate of the step just run (None for per-group rates or unknown optimizers)."""
     from ..nn.cell import Cell
     if optimizer is None or getattr(optimizer, "is_group_lr", False):
@@ -64,9 +67,11 @@ class SummaryCollector(Callback):
         export_options (dict): accepted for compatibility.
     """
 
-    def __init__(self, summary_dir, collect_freq=10, num_process=32, collect_specified_data=None,
-                 keep_default_action=True, custom_lineage_data=None, collect_tensor_freq=None, max_file_size=None,
-                 export_options=None):
+    def __init__(self, summary_dir: str | os.PathLike[str], collect_freq: int = 10, num_process: int = 32,
+                 collect_specified_data: dict[str, Any] | None = None, keep_default_action: bool = True,
+                 custom_lineage_data: dict[str, int | float | str] | None = None,
+                 collect_tensor_freq: int | None = None, max_file_size: int | None = None,
+                 export_options: dict[str, Any] | None = None) -> None:
         super().__init__()
         if not isinstance(summary_dir, (str, os.PathLike)):
             raise TypeError(f"For 'SummaryCollector', 'summary_dir' must be a str, but got {type(summary_dir)}.")
@@ -80,11 +85,12 @@ class SummaryCollector(Callback):
         self._max_file_size = max_file_size
         self._specified = self._process_specified(collect_specified_data, keep_default_action)
         self._custom_lineage_data = self._check_custom(custom_lineage_data)
-        self._record = None
+        # a SummaryRecord while entered (typed Any: summary imports this package)
+        self._record: Any = None
         self._graph_done = False  # the network is written once per collector, as MindSpore does
 
     @staticmethod
-    def _process_specified(specified, keep_default):
+    def _process_specified(specified: dict[str, Any] | None, keep_default: bool) -> dict[str, Any]:
         if specified is None:
             return dict(_DEFAULTS) if keep_default else {}
         if not isinstance(specified, dict):
@@ -114,7 +120,7 @@ class SummaryCollector(Callback):
         return result
 
     @staticmethod
-    def _check_custom(custom):
+    def _check_custom(custom: dict[str, Any] | None) -> dict[str, Any]:
         if custom is None:
             return {}
         if not isinstance(custom, dict):
@@ -125,22 +131,23 @@ class SummaryCollector(Callback):
                                 f"{key!r}: {type(value).__name__}.")
         return dict(custom)
 
-    def _on(self, key):
+    def _on(self, key: str) -> bool:
         return bool(self._specified.get(key))
 
     # ---- lifecycle -------------------------------------------------------------------------------
-    def __enter__(self):
+    def __enter__(self) -> SummaryCollector:
         from ..summary import SummaryRecord
         self._record = SummaryRecord(self._summary_dir, max_file_size=self._max_file_size)
         self._first_step = True
-        self._final_loss, self._eval_results = None, {}
+        self._final_loss: float | None = None
+        self._eval_results: dict[str, Any] = {}
         return self
 
-    def __exit__(self, *err):
+    def __exit__(self, *err: object) -> None:
         if self._record is not None:
             self._record.close()
 
-    def begin(self, run_context):
+    def begin(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         collectors = [c for c in cb_params.get("list_callback", []) if isinstance(c, SummaryCollector)]
         if len(collectors) > 1:
@@ -152,7 +159,7 @@ class SummaryCollector(Callback):
         if cb_params.mode == "train" and self._on("collect_train_lineage"):
             self._write_hparams_start(cb_params)
 
-    def step_end(self, run_context):
+    def step_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         if cb_params.mode != "train":
             return
@@ -165,7 +172,7 @@ class SummaryCollector(Callback):
             self._collect_step(cb_params)
             self._record.record(cb_params.cur_step_num)
 
-    def epoch_end(self, run_context):
+    def epoch_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         results = cb_params.get("eval_results") if cb_params.mode == "train" else None
         if results and self._on("collect_metric"):
@@ -180,7 +187,7 @@ class SummaryCollector(Callback):
             self._record.record(cb_params.cur_step_num)
         self._record.flush()
 
-    def end(self, run_context):
+    def end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         if cb_params.mode == "train":
             if self._on("collect_train_lineage"):
@@ -193,7 +200,7 @@ class SummaryCollector(Callback):
         self._record.flush()
 
     # ---- what is collected --------------------------------------------------------------------------
-    def _collect_step(self, cb_params):
+    def _collect_step(self, cb_params: Any) -> None:
         if self._on("collect_input_data"):
             self._collect_input_data(cb_params)
         if self._on("collect_metric"):
@@ -209,10 +216,10 @@ class SummaryCollector(Callback):
                 self._record.add_value("scalar", "learning_rate/auto", lr)
         self._collect_histograms(cb_params)
 
-    def _collect_input_data(self, cb_params):
+    def _collect_input_data(self, cb_params: Any) -> None:
         element = cb_params.get("train_dataset_element")
         data = element[0] if isinstance(element, (list, tuple)) and element else element
-        shape = getattr(data, "shape", ())
+        shape: tuple[int, ...] = getattr(data, "shape", ())
         if len(shape) != 4 or shape[1] not in (1, 3, 4):
             _log.info("SummaryCollector: the input data is not an (N, C, H, W) image batch (shape %s); not "
                       "collected.", shape)
@@ -220,7 +227,7 @@ class SummaryCollector(Callback):
             return
         self._record.add_value("image", "input_data/auto", data)
 
-    def _collect_histograms(self, cb_params):
+    def _collect_histograms(self, cb_params: Any) -> None:
         regular = self._specified.get("histogram_regular")
         if "histogram_regular" not in self._specified:
             return
@@ -232,7 +239,7 @@ class SummaryCollector(Callback):
         for p in chosen:
             self._record.add_value("histogram", f"{p.name}/auto", p.asnumpy())
 
-    def _collect_network(self, cb_params):
+    def _collect_network(self, cb_params: Any) -> None:
         from ..summary._graph import cell_tree_json, jaxpr_to_graph_def, step_input_names
         if not self._on("collect_graph"):
             return
@@ -252,7 +259,7 @@ class SummaryCollector(Callback):
         self._record.record(cb_params.cur_step_num)
 
     # ---- lineage / hparams ---------------------------------------------------------------------------
-    def _lineage_info(self, cb_params):
+    def _lineage_info(self, cb_params: Any) -> dict[str, Any]:
         optimizer, loss_fn = cb_params.get("optimizer"), cb_params.get("loss_fn")
         dataset = cb_params.get("train_dataset")
         batch_size = None
@@ -267,14 +274,14 @@ class SummaryCollector(Callback):
                 "device_num": cb_params.get("device_number"), "batch_size": batch_size,
                 "train_dataset_size": cb_params.get("batch_num"), "network": type(cb_params.network).__name__}
 
-    def _metric_names(self, cb_params):
+    def _metric_names(self, cb_params: Any) -> list[str]:
         model = getattr(cb_params, "_model", None)
         names = ["hparam/loss"]
         if model is not None and model._metric_fns and model._eval_network is not None:
             names += [f"hparam/{k}" for k in model._metric_fns] + ["hparam/eval_loss"]
         return names
 
-    def _write_hparams_start(self, cb_params):
+    def _write_hparams_start(self, cb_params: Any) -> None:
         from tensorboardX.summary import hparams
         info = {k: v for k, v in self._lineage_info(cb_params).items() if v is not None}
         info.update(self._custom_lineage_data)
@@ -282,8 +289,9 @@ class SummaryCollector(Callback):
         self._record.write_summary(exp, 0)
         self._record.write_summary(ssi, 0)
 
-    def _collect_train_lineage(self, cb_params):
+    def _collect_train_lineage(self, cb_params: Any) -> None:
         from tensorboardX.summary import hparams
+
         from ..summary._lineage import train_lineage_event, user_info_event
         info = self._lineage_info(cb_params)
         loss = handle_loss(cb_params.get("net_outputs"))
@@ -300,7 +308,7 @@ class SummaryCollector(Callback):
         if self._eval_results:
             from ..summary._lineage import eval_lineage_event
             self._record.add_value("eval_lineage", "eval_lineage", eval_lineage_event(self._eval_results))
-        metrics = {"hparam/loss": self._final_loss}
+        metrics: dict[str, Any] = {"hparam/loss": self._final_loss}
         metrics.update({f"hparam/{k}": v for k, v in self._eval_results.items()})
         for tag, value in metrics.items():
             value = np.asarray(value) if value is not None else None

@@ -1,9 +1,14 @@
-"""The array methods of ``Tensor`` (``reshape``, ``sum``, ``argmax`` ...), each a thin call into jax.numpy."""
+"""The array methods of ``Tensor`` (``reshape``, ``sum``, ``argmax`` ...).
+
+Methods that compute reach their functional op through the op table (``_tensor_registry.lookup``), so the
+op's dtype rule applies; the rest are views of the Tensor's metadata or dtype/shape conversions.
+"""
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from . import dtype as mstype
+from ._tensor_registry import lookup
 
 _F64 = np.dtype(np.float64)
 
@@ -40,6 +45,11 @@ def _axis(axis):
     return int(np.asarray(_a(axis)))
 
 
+def _pick(old, new):
+    """The PyTorch-style keyword's value when given, else the NumPy-style one (MindSpore's two overloads)."""
+    return old if new is None else new
+
+
 def _np_dtype(dtype):
     return mstype.to_ms_dtype(dtype).to_numpy()
 
@@ -54,7 +64,9 @@ class TensorMethods:
         """A copy cast to ``dtype`` (``ms.int32``, ``np.float32``, ``'float16'`` ...)."""
         return _w(self._value.astype(_np_dtype(dtype)))
 
-    to = astype
+    def to(self, dtype=None, non_blocking=False, copy=False):
+        """A copy cast to ``dtype`` (``to()`` returns self)."""
+        return self if dtype is None else self.astype(dtype)
 
     def float(self):
         return self.astype(mstype.float32)
@@ -95,7 +107,7 @@ class TensorMethods:
         return self
 
     def fill(self, value):
-        return _w(jnp.full(self.shape, _a(value), self._value.dtype))
+        return lookup("full_like")(self, value)
 
     def item(self, index=None):
         a = self.asnumpy()
@@ -133,10 +145,10 @@ class TensorMethods:
         return self.transpose(*axes)
 
     def swapaxes(self, axis0, axis1):
-        return _w(jnp.swapaxes(self._value, axis0, axis1))
+        return lookup("swapaxes")(self, axis0, axis1)
 
     def t(self):
-        return _w(jnp.transpose(self._value))
+        return lookup("t")(self)
 
     def flatten(self, order="C", *, start_dim=0, end_dim=-1):
         v = self._value
@@ -146,140 +158,147 @@ class TensorMethods:
         return _w(v.reshape(v.shape[:s] + (-1,) + v.shape[e + 1:]))
 
     def ravel(self):
-        return _w(jnp.ravel(self._value))
+        return lookup("ravel")(self)
 
     def squeeze(self, axis=None):
-        return _w(jnp.squeeze(self._value, _axis(axis)))
+        return lookup("squeeze")(self, _axis(axis))
 
     def expand_dims(self, axis):
-        return _w(jnp.expand_dims(self._value, axis))
+        return lookup("expand_dims")(self, axis)
 
     def unsqueeze(self, dim):
         return self.expand_dims(dim)
 
     def broadcast_to(self, shape):
-        return _w(jnp.broadcast_to(self._value, tuple(shape)))
+        return lookup("broadcast_to")(self, tuple(shape))
 
     def expand_as(self, other):
         return self.broadcast_to(other.shape)
 
     def tile(self, reps):
-        return _w(jnp.tile(self._value, reps))
+        return lookup("tile")(self, tuple(reps))
 
     def repeat(self, repeats, axis=None):
-        return _w(jnp.repeat(self._value, repeats, axis))
+        return lookup("repeat_interleave")(self, repeats, axis)
 
     def flip(self, dims):
-        return _w(jnp.flip(self._value, _axis(dims)))
+        return lookup("flip")(self, _axis(dims) if not isinstance(dims, int) else (dims,))
 
     def narrow(self, axis, start, length):
-        return _w(jax.lax.slice_in_dim(self._value, start, start + length, axis=axis))
+        return lookup("narrow")(self, axis, start, length)
 
     def split(self, split_size_or_sections, axis=0):
-        from .. import ops
-        return ops.split(self, split_size_or_sections, axis)
+        return lookup("split")(self, split_size_or_sections, axis)
 
     def chunk(self, chunks, axis=0):
-        from .. import ops
-        return ops.chunk(self, chunks, axis)
+        return lookup("chunk")(self, chunks, axis)
 
     def gather(self, input_indices, axis, batch_dims=0):
-        from .. import ops
-        return ops.gather(self, input_indices, axis, batch_dims)
+        return lookup("gather")(self, input_indices, axis, batch_dims)
 
     def index_select(self, axis, index):
-        return _w(jnp.take(self._value, _a(index), axis=axis))
+        return lookup("index_select")(self, axis, index)
 
     def masked_fill(self, mask, value):
-        v = self._value
-        return _w(jnp.where(_a(mask), jnp.asarray(_a(value), v.dtype), v))
+        return lookup("masked_fill")(self, mask, value)
 
     def masked_select(self, mask):
-        return _w(jnp.asarray(np.asarray(self._value)[np.broadcast_to(np.asarray(_a(mask)), self.shape)]))
+        return lookup("masked_select")(self, mask)
 
     def where(self, condition, y):
-        return _w(jnp.where(_a(condition), self._value, _a(y)))
+        return lookup("where")(condition, self, y)
 
     def nonzero(self, as_tuple=False):
-        idx = np.nonzero(self.asnumpy())
-        if as_tuple:
-            return tuple(_w(jnp.asarray(i, jnp.int64)) for i in idx)
-        return _w(jnp.asarray(np.stack(idx, -1).astype(np.int64)))
+        return lookup("nonzero")(self, as_tuple)
 
-    # ---- reductions ----
-    def sum(self, axis=None, dtype=None, keepdims=False, initial=None):
-        v = self._value
-        dt = _np_dtype(dtype) if dtype is not None else (jnp.int64 if v.dtype == jnp.bool_ else None)
-        return _w(jnp.sum(v, _axis(axis), dtype=dt, keepdims=keepdims, initial=initial))
+    # ---- reductions (MindSpore's Tensor keyword names, computed by the functional ops) ----
+    # MindSpore 2.10's Tensor methods have two overloads each: the NumPy-style one (axis / keepdims) and the
+    # PyTorch-style one (dim / keepdim). Both keyword spellings are accepted here.
+    def sum(self, axis=None, dtype=None, keepdims=False, initial=None, *, dim=None, keepdim=None):
+        if isinstance(dtype, bool):  # sum(dim, keepdim) positionally
+            dtype, keepdims = None, dtype
+        axis, keepdims = _pick(axis, dim), _pick(keepdims, keepdim)
+        out = lookup("sum")(self, _axis(axis), keepdims, dtype=dtype)
+        return out if initial is None else out + initial
 
-    def mean(self, axis=None, keep_dims=False, *, keepdims=None):
-        v = self._value
-        return _wf(jnp.mean(v, _axis(axis), keepdims=keep_dims if keepdims is None else keepdims), v)
+    def mean(self, axis=None, keep_dims=False, *, keepdims=None, dim=None, keepdim=None, dtype=None):
+        keep = _pick(_pick(keep_dims, keepdims), keepdim)
+        out = lookup("mean")(self, _axis(_pick(axis, dim)), keep)
+        return out if dtype is None else out.astype(dtype)
 
-    def prod(self, axis=None, keep_dims=False, dtype=None):
-        return _w(jnp.prod(self._value, _axis(axis), keepdims=keep_dims,
-                           dtype=None if dtype is None else _np_dtype(dtype)))
+    def prod(self, axis=None, keep_dims=False, dtype=None, *, dim=None, keepdim=None):
+        return lookup("prod")(self, _axis(_pick(axis, dim)), _pick(keep_dims, keepdim), dtype)
 
-    def max(self, axis=None, keepdims=False, *, initial=None, where=True, return_indices=False):
-        kw = {} if where is True else {"where": _a(where)}
-        v = jnp.max(self._value, _axis(axis), keepdims=keepdims, initial=initial, **kw)
-        if return_indices:
-            return _w(v), _w(jnp.argmax(self._value, axis, keepdims=keepdims).astype(jnp.int64))
-        return _w(v)
+    def max(self, axis=None, keepdims=False, *, initial=None, where=True, return_indices=False, dim=None,
+            keepdim=None):
+        """Maximum; ``max(dim=d)`` (the PyTorch-style overload) returns (values, indices)."""
+        values, index = lookup("max")(self, _axis(_pick(axis, dim)), _pick(keepdims, keepdim), initial=initial,
+                                      where=None if where is True else where)
+        return (values, index) if return_indices or dim is not None else values
 
-    def min(self, axis=None, keepdims=False, *, initial=None, where=True, return_indices=False):
-        kw = {} if where is True else {"where": _a(where)}
-        v = jnp.min(self._value, _axis(axis), keepdims=keepdims, initial=initial, **kw)
-        if return_indices:
-            return _w(v), _w(jnp.argmin(self._value, axis, keepdims=keepdims).astype(jnp.int64))
-        return _w(v)
+    def min(self, axis=None, keepdims=False, *, initial=None, where=True, return_indices=False, dim=None,
+            keepdim=None):
+        """Minimum; ``min(dim=d)`` (the PyTorch-style overload) returns (values, indices)."""
+        values, index = lookup("min")(self, _axis(_pick(axis, dim)), _pick(keepdims, keepdim), initial=initial,
+                                      where=None if where is True else where)
+        return (values, index) if return_indices or dim is not None else values
 
-    def amax(self, axis=None, keepdims=False):
-        return _w(jnp.max(self._value, _axis(axis), keepdims=keepdims))
+    def amax(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+        return lookup("amax")(self, _axis(_pick(axis, dim)), _pick(keepdims, keepdim))
 
-    def amin(self, axis=None, keepdims=False):
-        return _w(jnp.min(self._value, _axis(axis), keepdims=keepdims))
+    def amin(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+        return lookup("amin")(self, _axis(_pick(axis, dim)), _pick(keepdims, keepdim))
 
-    def argmax(self, axis=None, keepdims=False):
-        return _w(jnp.argmax(self._value, axis, keepdims=keepdims).astype(jnp.int64))
+    def argmax(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+        return lookup("argmax")(self, _pick(axis, dim), _pick(keepdims, keepdim))
 
-    def argmin(self, axis=None, keepdims=False):
-        return _w(jnp.argmin(self._value, axis, keepdims=keepdims).astype(jnp.int64))
+    def argmin(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+        return lookup("argmin")(self, _pick(axis, dim), _pick(keepdims, keepdim))
 
-    def argsort(self, axis=-1, descending=False):
-        v = self._value
-        return _w(jnp.argsort(v, axis=axis, stable=True, descending=descending).astype(jnp.int32))
+    def argmax_with_value(self, axis=0, keep_dims=False):
+        """(value, index) of the maximum along ``axis``."""
+        return lookup("max")(self, axis, keep_dims)
 
-    def std(self, axis=None, ddof=0, keepdims=False):
-        v = self._value
-        return _wf(jnp.std(v, _axis(axis), ddof=ddof, keepdims=keepdims), v)
+    def argmin_with_value(self, axis=0, keep_dims=False):
+        """(value, index) of the minimum along ``axis``."""
+        return lookup("min")(self, axis, keep_dims)
 
-    def var(self, axis=None, ddof=0, keepdims=False):
-        v = self._value
-        return _wf(jnp.var(v, _axis(axis), ddof=ddof, keepdims=keepdims), v)
+    def argsort(self, axis=-1, descending=False, *, dim=None, stable=False):
+        return lookup("argsort")(self, _pick(axis, dim), descending)
+
+    def std(self, axis=None, ddof=0, keepdims=False, *, dim=None, correction=None, keepdim=None):
+        return lookup("std")(self, _axis(_pick(axis, dim)), _pick(ddof, correction), _pick(keepdims, keepdim))
+
+    def var(self, axis=None, ddof=0, keepdims=False, *, dim=None, correction=None, keepdim=None):
+        return lookup("var")(self, _axis(_pick(axis, dim)), _pick(ddof, correction), _pick(keepdims, keepdim))
 
     def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
-        v = self._value
-        return _wf(jnp.linalg.norm(v, ord, _axis(dim), keepdims=keepdim), v)
+        return lookup("norm")(self, ord, dim, keepdim, dtype=dtype)
 
-    def all(self, axis=None, keep_dims=False):
-        return _w(jnp.all(self._value, _axis(axis), keepdims=keep_dims))
+    def all(self, axis=None, keep_dims=False, *, dim=None, keepdim=None):
+        return lookup("all")(self, _axis(_pick(axis, dim)), _pick(keep_dims, keepdim))
 
-    def any(self, axis=None, keep_dims=False):
-        return _w(jnp.any(self._value, _axis(axis), keepdims=keep_dims))
+    def any(self, axis=None, keep_dims=False, *, dim=None, keepdim=None):
+        return lookup("any")(self, _axis(_pick(axis, dim)), _pick(keep_dims, keepdim))
 
-    def cumsum(self, axis=None, dtype=None):
-        return _w(jnp.cumsum(self._value, axis, dtype=None if dtype is None else _np_dtype(dtype)))
+    def cumsum(self, axis=None, dtype=None, *, dim=None):
+        axis = _pick(axis, dim)
+        if axis is None:
+            return lookup("cumsum")(self.reshape(-1), 0, dtype)
+        return lookup("cumsum")(self, axis, dtype)
 
-    def sort(self, axis=-1, descending=False):
-        v = self._value
-        idx = jnp.argsort(v, axis=axis, stable=True, descending=descending)
-        return _w(jnp.take_along_axis(v, idx, axis)), _w(idx.astype(jnp.int32))
+    def sort(self, axis=-1, descending=False, *, dim=None, stable=False):
+        return lookup("sort")(self, _pick(axis, dim), descending)
 
     def topk(self, k, dim=None, largest=True, sorted=True):
-        v = self._value
-        dim = -1 if dim is None else dim
-        moved = jnp.moveaxis(v if largest else -v, dim, -1)
-        vals, idx = jax.lax.top_k(moved, k)
-        vals, idx = jnp.moveaxis(vals, -1, dim), jnp.moveaxis(idx, -1, dim)
-        return _w(vals if largest else -vals), _w(idx.astype(jnp.int32))
+        return lookup("topk")(self, k, dim, largest, sorted)
+
+    def logsumexp(self, dim, keepdim=False):
+        return lookup("logsumexp")(self, dim, keepdim)
+
+    def nansum(self, axis=None, keepdims=False, *, dtype=None, dim=None, keepdim=None):
+        return lookup("nansum")(self, _axis(_pick(axis, dim)), _pick(keepdims, keepdim), dtype=dtype)
+
+    def ptp(self, axis=None, keepdims=False):
+        """max - min along ``axis``."""
+        return self.amax(axis, keepdims) - self.amin(axis, keepdims)

@@ -5,6 +5,7 @@ import numpy as np
 
 from . import dtype as mstype
 from .seed import numpy_rng
+from .tensor import Tensor, register
 
 __all__ = ["Initializer", "initializer", "Normal", "TruncatedNormal", "Uniform", "XavierUniform", "XavierNormal",
            "HeUniform", "HeNormal", "Constant", "One", "Zero", "Orthogonal", "Identity", "Dirac",
@@ -241,7 +242,6 @@ def initializer(init, shape=None, dtype=mstype.float32):
     Example:
         >>> w = initializer(HeUniform(math.sqrt(5)), (6, 1, 5, 5), ms.float32)
     """
-    from .tensor import Tensor
     if isinstance(shape, (int, np.integer)):
         shape = (int(shape),)
     elif shape is not None:
@@ -273,3 +273,6 @@ def initializer(init, shape=None, dtype=mstype.float32):
         raise ValueError("For 'initializer', 'shape' is required unless 'init' is a Tensor.")
     values = np.asarray(init.sample(shape, numpy_rng()), dtype=np.float64 if dtype.is_floating else None)
     return Tensor(values.astype(dtype.to_numpy()))
+
+
+register("initializer", initializer)  # Tensor(init=...).init_data() materialises through this module

@@ -1,48 +1,45 @@
-"""Global seed (``ms.set_seed`` / ``ms.get_seed``) and the eager random key stream."""
+"""Global seed (``ms.set_seed`` / ``ms.get_seed``) and the eager random key stream.
+
+The values live in ``mindspore_hl._engine._state.rng`` (reset by ``_state.reset()``).
+"""
 import jax
 import numpy as np
 
-from . import _scope
+from .._engine import _scope, _state
 
-_seed = None
-_key = None
-_np_rng = None
+_rng = _state.rng
 
 
 def set_seed(seed):
     """Seed initializers, random ops, Dropout and (by default) datasets. Args: seed (int >= 0)."""
-    global _seed, _key, _np_rng
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"set_seed: seed must be a non-negative int, but got {seed!r}")
-    _seed = int(seed)
-    _key = jax.random.key_data(jax.random.key(_seed))
-    _np_rng = np.random.default_rng(_seed)
+    _rng.seed = int(seed)
+    _rng.key = jax.random.key_data(jax.random.key(_rng.seed))
+    _rng.np_rng = np.random.default_rng(_rng.seed)
 
 
 def get_seed():
     """The seed given to ``set_seed``, or None."""
-    return _seed
+    return _rng.seed
 
 
 def numpy_rng():
     """The host-side generator used by initializers (seeded by ``set_seed``)."""
-    global _np_rng
-    if _np_rng is None:
-        _np_rng = np.random.default_rng()
-    return _np_rng
+    if _rng.np_rng is None:
+        _rng.np_rng = np.random.default_rng()
+    return _rng.np_rng
 
 
 def global_key():
     """The raw uint32 key data that compiled steps thread as state."""
-    global _key
-    if _key is None:
-        _key = jax.random.key_data(jax.random.key(np.random.SeedSequence().entropy % (2 ** 31)))
-    return _key
+    if _rng.key is None:
+        _rng.key = jax.random.key_data(jax.random.key(np.random.SeedSequence().entropy % (2 ** 31)))
+    return _rng.key
 
 
 def set_global_key(key):
-    global _key
-    _key = key
+    _rng.key = key
 
 
 def next_key():

@@ -6,6 +6,8 @@ Each process gets the environment that ``communication.init()`` reads (msrun's n
 ``--log_dir/worker_i.log``). When a process fails, the others get ``--grace_s`` seconds to stop on their own
 (their next collective fails), then they are terminated; the launcher exits with the failed process's code.
 """
+from __future__ import annotations
+
 import argparse
 import os
 import re
@@ -15,17 +17,18 @@ import subprocess
 import sys
 import threading
 import time
+from types import FrameType
 
 __all__ = ["main"]
 
 
-def _free_port(host):
+def _free_port(host: str) -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return s.getsockname()[1]
 
 
-def _parser():
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mindspore-hl-run", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("-n", "--nproc", "--local_worker_num", dest="nproc", type=int, required=True,
@@ -44,7 +47,7 @@ def _parser():
     return p
 
 
-def _child_env(args, port, local_rank):
+def _child_env(args: argparse.Namespace, port: int, local_rank: int) -> tuple[int, dict[str, str]]:
     rank = args.node_rank * args.nproc + local_rank
     total = args.nnodes * args.nproc
     env = dict(os.environ)
@@ -57,7 +60,7 @@ def _child_env(args, port, local_rank):
     return rank, env
 
 
-def _pump(proc, rank, log_path):
+def _pump(proc: subprocess.Popen[str], rank: int, log_path: str | None) -> None:
     log = open(log_path, "w", encoding="utf-8") if log_path else None
     try:
         for line in iter(proc.stdout.readline, ""):
@@ -71,7 +74,7 @@ def _pump(proc, rank, log_path):
             log.close()
 
 
-def _describe(code):
+def _describe(code: int) -> str:
     if code < 0:
         try:
             return f"was killed by {signal.Signals(-code).name}"
@@ -80,7 +83,7 @@ def _describe(code):
     return f"exited with code {code}"
 
 
-def _stop(procs, grace):
+def _stop(procs: list[subprocess.Popen[str]], grace: float) -> None:
     deadline = time.monotonic() + grace
     while time.monotonic() < deadline and any(p.poll() is None for p in procs):
         time.sleep(0.1)
@@ -93,7 +96,7 @@ def _stop(procs, grace):
             time.sleep(0.1)
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     """Entry point of ``mindspore-hl-run``; returns the exit code (0 when every process succeeded)."""
     args = _parser().parse_args(argv)
     if args.nproc < 1 or args.nnodes < 1 or not 0 <= args.node_rank < args.nnodes or args.devices_per_process < 1:
@@ -119,7 +122,7 @@ def main(argv=None):
         pumps.append(t)
         ranks.append(rank)
 
-    def forward(signum, _frame):
+    def forward(signum: int, _frame: FrameType | None) -> None:
         for p in procs:
             if p.poll() is None:
                 p.send_signal(signum)

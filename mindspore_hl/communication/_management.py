@@ -12,9 +12,13 @@ Without any of them the job is one process. Failures are bounded: a peer that st
 ``MS_HL_HEARTBEAT_TIMEOUT`` seconds (default 30) ends the job, and an uncaught error in a multi-process job
 prints a clear message and exits at once instead of waiting in JAX's shutdown barrier.
 """
+from __future__ import annotations
+
 import os
 import sys
 import traceback
+from types import TracebackType
+from typing import Any
 
 __all__ = ["init", "release", "get_rank", "get_group_size", "get_local_rank", "get_local_rank_size",
            "create_group", "destroy_group", "get_world_rank_from_group_rank", "get_group_rank_from_world_rank",
@@ -34,11 +38,11 @@ class GlobalComm:
     INITED = False
 
 
-_state = {"rank": 0, "size": 1, "distributed": False, "failed": False}
-_groups = {}
+_state: dict[str, Any] = {"rank": 0, "size": 1, "distributed": False, "failed": False}
+_groups: dict[str, list[int]] = {}
 
 
-def _env_int(name, default=None):
+def _env_int(name: str, default: int | None = None) -> int | None:
     value = os.environ.get(name)
     if value is None or value == "":
         return default
@@ -49,7 +53,7 @@ def _env_int(name, default=None):
             from None
 
 
-def _cluster_from_env():
+def _cluster_from_env() -> tuple[str, int | None, int | None] | None:
     """``(coordinator address, process count, process id)`` from the environment, or None (one process)."""
     env = os.environ
     for host, port, size, rank in (("MS_SCHED_HOST", "MS_SCHED_PORT", "MS_WORKER_NUM", ("MS_NODE_ID", "RANK_ID")),
@@ -68,7 +72,7 @@ def _cluster_from_env():
     return None
 
 
-def init(backend_name=None):
+def init(backend_name: str | None = None) -> None:
     """Join the job's processes (``jax.distributed.initialize``); a no-op for a single process.
 
     Args:
@@ -103,7 +107,7 @@ def init(backend_name=None):
     GlobalComm.INITED = True
 
 
-def release():
+def release() -> None:
     """Leave the job (``jax.distributed.shutdown``)."""
     if _state["distributed"]:
         import jax
@@ -113,13 +117,13 @@ def release():
     _groups.clear()
 
 
-def _check_init(what):
+def _check_init(what: str) -> None:
     if not GlobalComm.INITED:
         raise RuntimeError(f"{what}: the communication service is not initialized; call "
                            f"mindspore_hl.communication.init() first.")
 
 
-def _members(group, what):
+def _members(group: str, what: str) -> list[int]:
     _check_init(what)
     if group is None or group in _WORLD_NAMES:
         return list(range(_state["size"]))
@@ -128,7 +132,7 @@ def _members(group, what):
     return _groups[group]
 
 
-def get_rank(group=GlobalComm.WORLD_COMM_GROUP):
+def get_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """This process's rank in ``group`` (the world by default)."""
     members = _members(group, "get_rank")
     if _state["rank"] not in members:
@@ -136,12 +140,12 @@ def get_rank(group=GlobalComm.WORLD_COMM_GROUP):
     return members.index(_state["rank"])
 
 
-def get_group_size(group=GlobalComm.WORLD_COMM_GROUP):
+def get_group_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """Number of processes in ``group``."""
     return len(_members(group, "get_group_size"))
 
 
-def get_local_rank(group=GlobalComm.WORLD_COMM_GROUP):
+def get_local_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """This process's rank among the processes of its host (from the launcher's ``LOCAL_RANK``)."""
     _members(group, "get_local_rank")
     for name in ("LOCAL_RANK", "MS_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"):
@@ -151,7 +155,7 @@ def get_local_rank(group=GlobalComm.WORLD_COMM_GROUP):
     return _state["rank"]
 
 
-def get_local_rank_size(group=GlobalComm.WORLD_COMM_GROUP):
+def get_local_rank_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """Number of processes on this host."""
     _members(group, "get_local_rank_size")
     for name in ("LOCAL_WORLD_SIZE", "MS_LOCAL_WORKER", "OMPI_COMM_WORLD_LOCAL_SIZE"):
@@ -161,7 +165,7 @@ def get_local_rank_size(group=GlobalComm.WORLD_COMM_GROUP):
     return _state["size"]
 
 
-def create_group(group, rank_ids):
+def create_group(group: str, rank_ids: list[int]) -> None:
     """Name a subset of the world's ranks (used by ``get_rank(group)`` / ``get_group_size(group)``)."""
     _check_init("create_group")
     if not isinstance(group, str) or not group or group in _WORLD_NAMES:
@@ -172,13 +176,13 @@ def create_group(group, rank_ids):
     _groups[group] = ids
 
 
-def destroy_group(group):
+def destroy_group(group: str) -> None:
     """Forget a group made by ``create_group``."""
     if _groups.pop(group, None) is None:
         raise ValueError(f"destroy_group: unknown group {group!r}.")
 
 
-def get_world_rank_from_group_rank(group, group_rank_id):
+def get_world_rank_from_group_rank(group: str, group_rank_id: int) -> int:
     """The world rank of rank ``group_rank_id`` of ``group``."""
     members = _members(group, "get_world_rank_from_group_rank")
     if not 0 <= group_rank_id < len(members):
@@ -187,7 +191,7 @@ def get_world_rank_from_group_rank(group, group_rank_id):
     return members[group_rank_id]
 
 
-def get_group_rank_from_world_rank(world_rank_id, group):
+def get_group_rank_from_world_rank(world_rank_id: int, group: str) -> int:
     """The rank in ``group`` of world rank ``world_rank_id``."""
     members = _members(group, "get_group_rank_from_world_rank")
     if world_rank_id not in members:
@@ -200,17 +204,17 @@ _PEER_FAILURE = ("gloo", "connection closed", "connection reset", "heartbeat", "
                  "unavailable", "deadline_exceeded", "broken pipe")
 
 
-def is_peer_failure(exc):
+def is_peer_failure(exc: BaseException) -> bool:
     """Whether an error says that a collective failed because another process is gone."""
     text = str(exc).lower()
     return any(m in text for m in _PEER_FAILURE)
 
 
-def _mark_failed():
+def _mark_failed() -> None:
     _state["failed"] = True
 
 
-def _install_fail_fast():
+def _install_fail_fast() -> None:
     """In a multi-process job, an uncaught error ends this process at once with a clear message.
 
     Otherwise JAX's shutdown barrier would wait for the other processes (up to its shutdown timeout), and
@@ -218,7 +222,7 @@ def _install_fail_fast():
     """
     previous = sys.excepthook
 
-    def hook(exc_type, exc, tb):
+    def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         try:
             traceback.print_exception(exc_type, exc, tb)
             if _state["failed"] or is_peer_failure(exc):

@@ -7,7 +7,29 @@ fancy indexing, so samplers, shuffles and slicing treat them alike.
 """
 import numpy as np
 
-__all__ = ["as_array", "column_from_rows", "object_column", "concat", "nrows", "row", "rows", "is_stacked"]
+__all__ = ["FileBytes", "file_bytes", "source_file", "as_array", "column_from_rows", "object_column", "concat", "nrows", "row", "rows", "is_stacked"]
+
+
+class FileBytes(np.ndarray):
+    """Undecoded file contents (1-D uint8) that remember the file they came from, so that a transform failing
+    on them (a corrupt image given to ``vision.Decode``) can name the file."""
+
+    source_file = None
+
+    def __array_finalize__(self, obj):
+        self.source_file = getattr(obj, "source_file", None)
+
+
+def file_bytes(data, path):
+    """``data`` (bytes) as a 1-D uint8 ``FileBytes`` array naming ``path``."""
+    arr = np.frombuffer(data, dtype=np.uint8).view(FileBytes)
+    arr.source_file = str(path)
+    return arr
+
+
+def source_file(value):
+    """The file a row value was read from, or None."""
+    return getattr(value, "source_file", None)
 
 
 def as_array(value):

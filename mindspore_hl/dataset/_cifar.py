@@ -14,6 +14,8 @@ def parse_cifar(data, name, n_labels, label_limits):
     """Records of ``n_labels`` label bytes + 3072 pixel bytes (R, G, B planes of 32x32) -> (images HWC uint8,
     [labels uint32, ...]). Raises DatasetFormatError naming ``name`` for a partial record or a bad label."""
     rec = n_labels + _PIXELS
+    if not data:
+        raise DatasetFormatError(f"{name}: empty CIFAR file (0 bytes); re-download the CIFAR binary version")
     if len(data) % rec:
         raise DatasetFormatError(f"{name}: truncated CIFAR file: {len(data)} bytes is not a multiple of the "
                                  f"{rec}-byte record ({len(data) // rec} whole records + {len(data) % rec} bytes)")

@@ -72,11 +72,12 @@ class Dataset:
 
         Args: operations (transform, callable or list of them), input_columns (str | list): default the first
             column, output_columns (str | list): default input_columns, num_parallel_workers (int): worker threads
-            (default ``ds.config.get_num_parallel_workers()``). ``python_multiprocessing``, ``cache``,
-            ``callbacks``, ``max_rowsize`` and ``offload`` are accepted for compatibility; workers are threads.
+            (default ``ds.config.get_num_parallel_workers()``), callbacks (DSCallback or list): hooks called as
+            rows pass. ``python_multiprocessing``, ``cache``, ``max_rowsize`` and ``offload`` are accepted for
+            compatibility; workers are threads.
             column_order (list, MindSpore 1.x): the columns to keep afterwards, in order.
         Returns: MapDataset (a ProjectDataset over it with ``column_order``)."""
-        mapped = _ops.MapDataset(self, operations, input_columns, output_columns, num_parallel_workers)
+        mapped = _ops.MapDataset(self, operations, input_columns, output_columns, num_parallel_workers, callbacks)
         return mapped if column_order is None else mapped.project(column_order)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, per_batch_map=None,
@@ -89,10 +90,64 @@ class Dataset:
         unknown = set(kwargs) - {"python_multiprocessing", "max_rowsize", "pad_info"}
         if unknown:
             raise TypeError(f"batch() got unexpected keyword arguments {sorted(unknown)}")
-        if kwargs.get("pad_info"):
-            raise ValueError("batch: pad_info is not supported by mindspore_hl; pad rows with map first")
         return _ops.BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, per_batch_map,
-                                 input_columns, output_columns)
+                                 input_columns, output_columns, pad_info=kwargs.get("pad_info"))
+
+    def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, pad_info=None):
+        """``batch`` that first pads each column to one shape: ``pad_info`` maps a column to (pad_shape, value)
+        (None shape entries: the batch's longest); columns not named pad to the longest with 0; ``pad_info=None``
+        pads nothing. Returns: BatchDataset."""
+        return _ops.BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
+                                 pad_info={} if pad_info is None else pad_info, pad_all=pad_info is not None)
+
+    def bucket_batch_by_length(self, column_names, bucket_boundaries, bucket_batch_sizes,
+                               element_length_function=None, pad_info=None, pad_to_bucket_boundary=False,
+                               drop_remainder=False):
+        """Bucket rows by length (``element_length_function(*columns)``, default the first axis of the one
+        column), pad and batch each bucket when it holds its batch size. Returns: BucketBatchByLengthDataset."""
+        return _extra.BucketBatchByLengthDataset(self, column_names, bucket_boundaries, bucket_batch_sizes,
+                                                 element_length_function, pad_info, pad_to_bucket_boundary,
+                                                 drop_remainder)
+
+    def filter(self, predicate, input_columns=None, num_parallel_workers=None):
+        """Keep the rows where ``predicate(*input_columns)`` is true (all columns by default)."""
+        return _extra.FilterDataset(self, predicate, input_columns, num_parallel_workers)
+
+    def flat_map(self, func):
+        """Concatenate the datasets ``func(*row)`` returns for each row (built eagerly, as in MindSpore)."""
+        return _extra.flat_map(self, func)
+
+    def apply(self, apply_func):
+        """``apply_func(self)``, which must return a Dataset."""
+        if not callable(apply_func):
+            raise TypeError(f"apply: apply_func must be a function, but got {apply_func!r}")
+        out = apply_func(self)
+        if not isinstance(out, Dataset):
+            raise TypeError(f"apply: apply_func must return a Dataset, but it returned {type(out).__name__}")
+        return out
+
+    def save(self, file_name, num_files=1, file_type="mindrecord"):
+        """Write one epoch of rows to MindRecord file(s) readable by ``MindDataset`` (and real MindSpore)."""
+        _extra.save(self, file_name, num_files, file_type)
+
+    def get_class_indexing(self):
+        """Class name -> label of the source (``{}`` where the source has no classes)."""
+        if self.children:
+            return self.children[0].get_class_indexing()
+        return {}
+
+    def build_vocab(self, columns, freq_range, top_k, special_tokens, special_first):
+        """A ``text.Vocab`` of the words in ``columns`` over one epoch (most frequent first; ``freq_range`` =
+        (min, max) counts kept, ``top_k`` words at most, ``special_tokens`` first or last)."""
+        return _text_vocab.Vocab.from_dataset(self, columns, freq_range, top_k, special_tokens, special_first)
+
+    def is_shuffled(self):
+        """Whether a shuffle (or a shuffling source) is in the pipeline."""
+        return any(c.is_shuffled() for c in self.children)
+
+    def is_sharded(self):
+        """Whether a source reads one shard of its rows."""
+        return any(c.is_sharded() for c in self.children)
 
     def shuffle(self, buffer_size):
         """Shuffle rows through a buffer of ``buffer_size`` rows (reshuffled every epoch). Returns: ShuffleDataset."""
@@ -195,6 +250,10 @@ class Dataset:
         """NumPy dtypes of the first row, one per column."""
         return [v.dtype for v in self._first_row()]
 
+    @property
+    def parent(self):
+        return []
+
     def get_batch_size(self):
         """Batch size of the nearest ``batch`` (1 when unbatched)."""
         for child in self.children:
@@ -218,4 +277,5 @@ def default_workers(num_parallel_workers):
     return num_parallel_workers if num_parallel_workers is not None else config.get_num_parallel_workers()
 
 
-from . import _ops, _structure  # noqa: E402  (the operation classes subclass Dataset)
+from . import _ops, _structure, _extra  # noqa: E402
+from .text import _vocab as _text_vocab  # noqa: E402  (the operation classes subclass Dataset)

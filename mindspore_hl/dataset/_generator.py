@@ -59,6 +59,9 @@ class GeneratorDataset(MappableSource):
     def _workers(self):
         return (self.num_parallel_workers or 1) if self._random_access else 1
 
+    def _is_random_access(self):
+        return self._random_access
+
     # ------------------------------------------------------------------ rows
     def _row(self, item, where):
         n = len(self.column_names)

@@ -1,5 +1,4 @@
 """IDX files (MNIST, Fashion-MNIST), raw or gzipped, and the datasets that read them."""
-import gzip
 import os
 import struct
 import threading
@@ -9,7 +8,7 @@ import numpy as np
 
 from ._sources import MappableSource, DatasetFormatError, check_dir, check_usage
 
-__all__ = ["parse_idx", "read_idx_file", "MnistDataset", "FashionMnistDataset"]
+__all__ = ["parse_idx", "read_idx_file", "MnistDataset", "FashionMnistDataset", "KMnistDataset"]
 
 # type code -> dtype (big-endian on disk)
 _IDX_TYPES = {0x08: np.dtype(np.uint8), 0x09: np.dtype(np.int8), 0x0B: np.dtype(">i2"), 0x0C: np.dtype(">i4"),
@@ -55,18 +54,66 @@ def parse_idx(data, name, expected_magic=None):
     return arr if dtype.byteorder in "=|" else arr.astype(dtype.newbyteorder("="))
 
 
+def _gunzip_bounded(path, f, limit):
+    """Inflate the gzip stream ``f`` but at most ``limit(out_so_far)`` bytes: the IDX header, once inflated,
+    says how many bytes the file should hold, so a file declaring little but inflating to a lot stops early.
+    Concatenated gzip members (valid .gz files) are read one after the other."""
+    out = bytearray()
+    d = zlib.decompressobj(31)
+    pending = b""
+    while True:
+        cap = limit(out)
+        if len(out) >= cap:
+            return bytes(out)
+        if d.eof:
+            pending = d.unused_data or f.read(1 << 16)
+            if not pending:
+                return bytes(out)
+            d = zlib.decompressobj(31)
+        chunk = d.unconsumed_tail or pending or f.read(1 << 16)
+        pending = b""
+        if not chunk:
+            raise DatasetFormatError(f"{path}: corrupt gzip data: the stream ends early (truncated file)")
+        try:
+            out += d.decompress(chunk, cap - len(out))
+        except zlib.error as e:
+            raise DatasetFormatError(f"{path}: corrupt gzip data: {e}") from e
+
+
+def _declared_size(head):
+    """Bytes an IDX file with header ``head`` should hold (None while the header is incomplete)."""
+    if len(head) < 4:
+        return None
+    ndim = head[3]
+    if head[0] or head[1] or head[2] not in _IDX_TYPES or ndim == 0:
+        return 4   # parse_idx names what is wrong with the magic number
+    header = 4 + 4 * ndim
+    if len(head) < header:
+        return None
+    count = 1
+    for dim in struct.unpack(f">{ndim}I", bytes(head[4:header])):
+        count *= dim
+    return header + count * _IDX_TYPES[head[2]].itemsize
+
+
 def read_idx_file(path, expected_magic=None):
-    """Read an IDX file, gunzipping it when it is gzip data. Raises DatasetFormatError for bad files."""
+    """Read an IDX file, gunzipping it when it is gzip data. Raises DatasetFormatError for bad files.
+
+    A gzipped file is inflated only as far as its header's declared size (plus one byte, to detect extra
+    data), never to the end of an arbitrarily large stream."""
     try:
         with open(path, "rb") as f:
-            raw = f.read()
+            magic = f.read(2)
+            f.seek(0)
+            if magic != b"\x1f\x8b":
+                raw = f.read()
+            else:
+                def limit(out):
+                    size = _declared_size(out)
+                    return 1 << 20 if size is None else size + 1
+                raw = _gunzip_bounded(path, f, limit)
     except OSError as e:
         raise DatasetFormatError(f"{path}: cannot read the file: {e}") from e
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as e:
-            raise DatasetFormatError(f"{path}: corrupt gzip data: {e}") from e
     return parse_idx(raw, path, expected_magic)
 
 
@@ -118,6 +165,10 @@ def load_idx_pair(op, dataset_dir, usage):
         if lbl.ndim != 1 or lbl.dtype != np.uint8:
             raise DatasetFormatError(f"{op}: {lbl_path}: expected uint8 labels of shape (N,), got {lbl.dtype} "
                                      f"of shape {lbl.shape}")
+        if lbl.size and int(lbl.max()) >= 10:
+            bad = int(np.argmax(lbl >= 10))
+            raise DatasetFormatError(f"{op}: {lbl_path}: label {bad} is {int(lbl[bad])}, outside [0, 10) "
+                                     f"(a corrupt or non-{op[:-7]} label file)")
         if len(img) != len(lbl):
             raise DatasetFormatError(f"{op}: {img_path} holds {len(img)} images but {lbl_path} holds {len(lbl)} "
                                      f"labels")
@@ -170,3 +221,17 @@ class FashionMnistDataset(MnistDataset):
     """Fashion-MNIST (same IDX layout and columns as ``MnistDataset``, same arguments)."""
     _name = "FashionMnistDataset"
     _kind = "fashion_mnist"
+
+
+class KMnistDataset(MnistDataset):
+    """Kuzushiji-MNIST (same IDX layout, file names and columns as ``MnistDataset``).
+
+    Args: dataset_dir, usage ('train' | 'test' | 'all'), num_samples, num_parallel_workers, shuffle, sampler,
+        num_shards, shard_id, cache (unused)."""
+    _name = "KMnistDataset"
+    _kind = "kmnist"
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None):
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle, sampler, num_shards,
+                         shard_id, cache)

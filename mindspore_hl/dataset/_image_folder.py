@@ -3,7 +3,7 @@ import os
 
 import numpy as np
 
-from ._block import column_from_rows, object_column
+from ._block import column_from_rows, file_bytes, object_column
 from ._sources import MappableSource, DatasetFormatError, check_dir
 from .vision._ops import decode_bytes
 
@@ -73,7 +73,7 @@ class ImageFolderDataset(MappableSource):
         path = self._files[i]
         try:
             with open(path, "rb") as f:
-                data = np.frombuffer(f.read(), dtype=np.uint8)
+                data = file_bytes(f.read(), path)
         except OSError as e:
             raise DatasetFormatError(f"ImageFolderDataset: cannot read {path}: {e}") from e
         if self.decode:
@@ -83,6 +83,9 @@ class ImageFolderDataset(MappableSource):
     def _read(self, ids):
         images = [self._read_one(int(i)) for i in ids]
         return [column_from_rows(images) if self.decode else object_column(images), self._labels[ids]]
+
+    def _label_values(self, column):
+        return self._labels if column == "label" else None
 
     def get_class_indexing(self):
         """The folder name -> label mapping."""

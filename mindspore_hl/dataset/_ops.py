@@ -3,11 +3,13 @@ import numbers
 
 import numpy as np
 
-from ._block import column_from_rows, concat, nrows, object_column, rows, slice_block, take
+from ._block import source_file, column_from_rows, concat, nrows, object_column, rows, slice_block, take
 from ._context import ordered_map
 from ._dataset import Dataset, BatchInfo, check_workers, column_list, default_workers
 from .transforms._base import TensorOperation
 from .transforms._ops import Compose, apply_op, op_name
+from ._extra import check_pad_info, pad_batch
+from ._callbacks import DSCallback, run_callbacks
 
 __all__ = ["MapDataset", "BatchDataset", "ShuffleDataset"]
 
@@ -30,8 +32,13 @@ def _flatten_ops(operations):
 class MapDataset(Dataset):
     """Rows with ``operations`` applied to ``input_columns`` (see ``Dataset.map``)."""
 
-    def __init__(self, child, operations, input_columns=None, output_columns=None, num_parallel_workers=None):
+    def __init__(self, child, operations, input_columns=None, output_columns=None, num_parallel_workers=None,
+                 callbacks=None):
         super().__init__([child], check_workers("map", num_parallel_workers))
+        cbs = [] if callbacks is None else (list(callbacks) if isinstance(callbacks, (list, tuple)) else [callbacks])
+        if not all(isinstance(cb, DSCallback) for cb in cbs):
+            raise TypeError(f"map: callbacks must be DSCallback objects, but got {callbacks!r}")
+        self.callbacks = cbs
         self.operations = _flatten_ops(operations)
         names = child.get_col_names()
         self.input_columns = [names[0]] if input_columns is None else column_list("map", input_columns,
@@ -78,10 +85,12 @@ class MapDataset(Dataset):
                 continue
             outs = []
             for i in range(n):
+                args = [v[i] if v.dtype == object else v[i, ...] for v in vals]
                 try:
-                    outs.append(apply_op(op, rng, [v[i] if v.dtype == object else v[i, ...] for v in vals]))
+                    outs.append(apply_op(op, rng, args))
                 except Exception as e:  # noqa: BLE001
-                    self._fail(op, e, f" (row {i} of a block)")
+                    files = [f for f in map(source_file, args) if f]
+                    self._fail(op, e, f" (file {', '.join(files)})" if files else f" (row {i} of a block)")
             k = len(outs[0]) if outs else len(vals)
             if any(len(o) != k for o in outs):
                 raise RuntimeError(f"map: operation {op_name(op)} returned different numbers of columns for "
@@ -101,15 +110,21 @@ class MapDataset(Dataset):
         else:
             def work(item):
                 return self._map_block(item[1], None)
-        yield from ordered_map(ctx, work, src, self._workers())
+        out = ordered_map(ctx, work, src, self._workers())
+        if self.callbacks:
+            state = ctx.__dict__.setdefault("_ds_callbacks", {}).setdefault(id(self), {})
+            out = run_callbacks(self.callbacks, out, epoch[0], state, nrows)
+        yield from out
 
 
 class BatchDataset(Dataset):
     """Rows grouped into batches (see ``Dataset.batch``)."""
 
     def __init__(self, child, batch_size, drop_remainder=False, num_parallel_workers=None, per_batch_map=None,
-                 input_columns=None, output_columns=None):
+                 input_columns=None, output_columns=None, pad_info=None, pad_all=False):
         super().__init__([child], check_workers("batch", num_parallel_workers))
+        self.pad_info = check_pad_info("batch", pad_info, child.get_col_names())
+        self._pad_all = pad_all
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or \
                 not 1 <= batch_size <= 2 ** 31 - 1:
             raise ValueError(f"batch: batch_size must be a positive int, but got {batch_size!r}")
@@ -144,6 +159,11 @@ class BatchDataset(Dataset):
         return self.batch_size
 
     def _stack(self, col, name):
+        if self.pad_info is not None and (name in self.pad_info or self._pad_all):
+            spec = self.pad_info.get(name)
+            if col.dtype == object or (spec is not None and spec[0] is not None and
+                                       list(spec[0]) != list(col.shape[1:])):
+                return pad_batch(rows(col), name, spec)
         if col.dtype != object:
             return col
         values = list(col)
@@ -224,6 +244,9 @@ class ShuffleDataset(Dataset):
             raise ValueError(f"shuffle: buffer_size must be an int >= 2, but got {buffer_size!r}")
         self.buffer_size = int(buffer_size)
         self.column_names = child.get_col_names()
+
+    def is_shuffled(self):
+        return True
 
     def _num_rows(self):
         return self.children[0]._num_rows()

@@ -5,7 +5,7 @@ import numbers
 import numpy as np
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetRandomSampler",
-           "SubsetSampler", "build_sampler"]
+           "SubsetSampler", "WeightedRandomSampler", "PKSampler", "build_sampler"]
 
 
 def _check_num_samples(name, num_samples):
@@ -138,6 +138,78 @@ class SubsetRandomSampler(SubsetSampler):
     def indices(self, n, ctx, node, epoch):
         ids = self._checked(n)
         return ids[ctx.rng(node, *epoch).permutation(len(ids))][:self.count(n)]
+
+
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` row ids drawn with probability proportional to ``weights`` (one weight per row).
+
+    Args: weights (list of float >= 0, not all zero), num_samples (int, default len(weights)),
+        replacement (bool, default True: ids may repeat)."""
+
+    def __init__(self, weights, num_samples=None, replacement=True):
+        super().__init__(num_samples)
+        w = np.asarray(weights, dtype=np.float64).reshape(-1) if isinstance(weights, (list, tuple, np.ndarray)) \
+            else None
+        if w is None or not w.size:
+            raise TypeError(f"WeightedRandomSampler: weights must be a non-empty list of numbers, got {weights!r}")
+        if (w < 0).any() or not np.isfinite(w).all() or w.sum() == 0:
+            raise ValueError(f"WeightedRandomSampler: weights must be finite, non-negative and not all zero, got "
+                             f"{list(weights)}")
+        if not isinstance(replacement, bool):
+            raise TypeError(f"WeightedRandomSampler: replacement must be a bool, got {replacement!r}")
+        if not replacement and self.num_samples is not None and self.num_samples > int((w > 0).sum()):
+            raise ValueError(f"WeightedRandomSampler: cannot draw {self.num_samples} distinct ids from "
+                             f"{int((w > 0).sum())} positive weights without replacement")
+        self.weights, self.replacement = w, replacement
+
+    def count(self, n):
+        return self.num_samples if self.num_samples is not None else len(self.weights)
+
+    def indices(self, n, ctx, node, epoch):
+        if len(self.weights) > n:
+            raise ValueError(f"WeightedRandomSampler: {len(self.weights)} weights for a dataset of {n} rows")
+        rng = ctx.rng(node, *epoch)
+        return rng.choice(len(self.weights), size=self.count(n), replace=self.replacement,
+                          p=self.weights / self.weights.sum()).astype(np.int64)
+
+
+class PKSampler(Sampler):
+    """P classes x K rows: for each class (label of the source's ``label`` column), ``num_val`` row ids, repeated
+    when a class has fewer rows. Needs a source with a label column (mappable sources).
+
+    Args: num_val (int): K, num_class: unused (every class is taken), shuffle (bool): classes and rows in random
+        order, class_column (str): the label column, num_samples (int)."""
+
+    def __init__(self, num_val, num_class=None, shuffle=False, class_column="label", num_samples=None):
+        super().__init__(num_samples)
+        if isinstance(num_val, bool) or not isinstance(num_val, numbers.Integral) or num_val < 1:
+            raise ValueError(f"PKSampler: num_val must be a positive int, got {num_val!r}")
+        if not isinstance(shuffle, bool):
+            raise TypeError(f"PKSampler: shuffle must be a bool, got {shuffle!r}")
+        self.num_val, self.shuffle, self.class_column = int(num_val), shuffle, class_column
+
+    def _order(self, node, rng):
+        labels = node._label_values(self.class_column) if hasattr(node, "_label_values") else None
+        if labels is None:
+            raise RuntimeError(f"PKSampler: {type(node).__name__} has no label column {self.class_column!r}")
+        labels = np.asarray(labels).reshape(-1)
+        classes = np.unique(labels)
+        if rng is not None:
+            classes = classes[rng.permutation(len(classes))]
+        out = []
+        for c in classes:
+            ids = np.flatnonzero(labels == c)
+            if rng is not None:
+                ids = ids[rng.permutation(len(ids))]
+            out.extend(np.resize(ids, self.num_val).tolist())
+        return np.asarray(out, np.int64)
+
+    def count(self, n):
+        return None if self.num_samples is None else self.num_samples
+
+    def indices(self, n, ctx, node, epoch):
+        ids = self._order(node, ctx.rng(node, *epoch) if self.shuffle else None)
+        return ids[:self._cap(len(ids))]
 
 
 class _IterableSampler(Sampler):

@@ -3,9 +3,11 @@ reading is costly), and every epoch draws a fresh, seeded order."""
 import copy
 import os
 
+import numpy as np
+
 from ._context import ordered_map
 from ._dataset import Dataset, check_workers, default_workers
-from ._samplers import build_sampler
+from ._samplers import build_sampler, DistributedSampler, RandomSampler, SubsetRandomSampler, Sampler
 
 __all__ = ["MappableSource", "DatasetFormatError", "check_dir", "check_usage"]
 
@@ -59,6 +61,49 @@ class MappableSource(Dataset):
         ids = self._sampler.indices(self._length(), ctx, self, epoch)
         chunks = (ids[s:s + block_rows] for s in range(0, len(ids), block_rows))
         yield from ordered_map(ctx, self._read, chunks, self._workers())
+
+    def _label_values(self, column):
+        """Every value of ``column`` (for PKSampler); sources with cheap labels override this."""
+        if column not in self.column_names:
+            return None
+        k = self.column_names.index(column)
+        return np.asarray(list(self._read(np.arange(self._length(), dtype=np.int64))[k]))
+
+    def is_shuffled(self):
+        sampler = self._sampler
+        return isinstance(sampler, (RandomSampler, SubsetRandomSampler)) or \
+            (isinstance(sampler, DistributedSampler) and sampler.shuffle)
+
+    def is_sharded(self):
+        return isinstance(self._sampler, DistributedSampler)
+
+    @property
+    def num_samples(self):
+        """The row cap given to the source (0: all rows, as MindSpore reports it)."""
+        return self._sampler.num_samples or 0
+
+    @property
+    def num_shards(self):
+        return self._sampler.num_shards if isinstance(self._sampler, DistributedSampler) else None
+
+    @property
+    def shard_id(self):
+        return self._sampler.shard_id if isinstance(self._sampler, DistributedSampler) else None
+
+    @property
+    def sampler(self):
+        """The sampler choosing this source's rows."""
+        return self._sampler
+
+    def use_sampler(self, new_sampler):
+        """Read through ``new_sampler`` from now on (replacing the current one)."""
+        if not isinstance(new_sampler, Sampler):
+            raise TypeError(f"use_sampler: expected a Sampler, but got {new_sampler!r}")
+        self._sampler = new_sampler
+        self._size_cache = self._shape_cache = None
+
+    def _is_random_access(self):
+        return True
 
     def _with_sampler(self, sampler):
         """A copy of this source reading through ``sampler`` (used by ``split``)."""

@@ -210,19 +210,35 @@ class ConcatDataset(Dataset):
 
 
 def _split_sizes(sizes, total):
+    """MindSpore's split sizes: ints summing to ``total``, or fractions rounded (Python ``round``) with the
+    shortfall added to the first part and any excess removed from the first part large enough to keep a row."""
     if not isinstance(sizes, (list, tuple)) or not sizes:
         raise TypeError(f"split: sizes must be a non-empty list of ints or floats, but got {sizes!r}")
+    if total is None or total <= 0:
+        raise RuntimeError("split: dataset_size is unknown, unable to split.")
     if all(isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in sizes):
-        if any(s <= 0 for s in sizes) or sum(sizes) != total:
-            raise ValueError(f"split: int sizes must be positive and sum to the dataset size {total}, got {sizes}")
-        return list(sizes)
+        if any(s <= 0 for s in sizes):
+            raise ValueError(f"split: int sizes must be positive, got {sizes}")
+        if sum(sizes) != total:
+            raise RuntimeError(f"split: sum of split sizes {sum(sizes)} is not equal to dataset size {total}.")
+        return [int(s) for s in sizes]
     if all(isinstance(s, numbers.Real) and not isinstance(s, bool) for s in sizes):
         if any(not 0 < s <= 1 for s in sizes) or abs(sum(sizes) - 1) > 1e-6:
             raise ValueError(f"split: float sizes must be in (0, 1] and sum to 1, got {sizes}")
-        out = [int(round(s * total)) for s in sizes]
-        out[-1] += total - sum(out)   # MindSpore gives the rounding remainder to a part
-        if any(s <= 0 for s in out):
-            raise ValueError(f"split: sizes {sizes} of {total} rows leave an empty part")
+        out = []
+        for s in sizes:
+            n = int(round(s * total))
+            if n == 0:
+                raise RuntimeError(f"split: split percentage {s} is too small for {total} rows.")
+            out.append(n)
+        diff = total - sum(out)
+        if diff > 0:
+            out[0] += diff
+        else:
+            for i, n in enumerate(out):
+                if n + diff > 0:
+                    out[i] += diff
+                    break
         return out
     raise TypeError(f"split: sizes must be all ints or all floats, but got {sizes!r}")
 
@@ -232,7 +248,7 @@ def split(dataset, sizes, randomize=True):
     from ._sources import MappableSource   # sources import the pipeline; the reverse import is lazy
     total = dataset.get_dataset_size()
     parts = _split_sizes(sizes, total)
-    if isinstance(dataset, MappableSource):
+    if isinstance(dataset, MappableSource) and dataset._is_random_access():
         n = dataset._length()
         base = dataset._sampler.indices(n, _FixedOrder(), dataset, (0,)) if dataset._sampler.count(n) != n \
             else np.arange(n, dtype=np.int64)

@@ -1,8 +1,11 @@
 """Global dataset settings (``mindspore.dataset.config``): seed, worker count, prefetch depth."""
 import os
 
+from ._tuning import *  # noqa: F401,F403  (engine tuning settings)
+from ._tuning import __all__ as _tuning_names
+
 __all__ = ["set_seed", "get_seed", "set_num_parallel_workers", "get_num_parallel_workers",
-           "set_prefetch_size", "get_prefetch_size"]
+           "set_prefetch_size", "get_prefetch_size"] + list(_tuning_names)
 
 # MindSpore's ConfigManager reports std::mt19937's default seed while no seed was set; pipelines with that
 # seed draw fresh randomness, except DistributedSampler, which shuffles with it deterministically.

@@ -2,9 +2,23 @@
 
 String names accepted by ``Model(metrics={...})`` are listed by :func:`names`.
 """
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ._classification import (
+    F1,
+    Accuracy,
+    ConfusionMatrix,
+    Fbeta,
+    Precision,
+    Recall,
+    Top1CategoricalAccuracy,
+    Top5CategoricalAccuracy,
+    TopKCategoricalAccuracy,
+)
 from ._metric import Metric, rearrange_inputs
-from ._classification import (Accuracy, ConfusionMatrix, F1, Fbeta, Precision, Recall, Top1CategoricalAccuracy,
-                              Top5CategoricalAccuracy, TopKCategoricalAccuracy)
 from ._regression import MAE, MSE, Dice, Loss, Perplexity
 from ._roc import ROC, auc
 
@@ -12,7 +26,7 @@ __all__ = ["names", "get_metric_fn", "get_metrics", "Metric", "rearrange_inputs"
            "Precision", "Recall", "Fbeta", "F1", "Dice", "ROC", "auc", "TopKCategoricalAccuracy",
            "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "Loss", "Perplexity", "ConfusionMatrix"]
 
-_FACTORY = {
+_FACTORY: dict[str, Callable[..., Any]] = {
     "accuracy": Accuracy,
     "acc": Accuracy,
     "precision": Precision,
@@ -32,19 +46,19 @@ _FACTORY = {
 }
 
 
-def names():
+def names() -> list[str]:
     """The sorted metric names accepted by :func:`get_metric_fn` and ``Model(metrics={...})``."""
     return sorted(_FACTORY)
 
 
-def get_metric_fn(name, *args, **kwargs):
+def get_metric_fn(name: str, *args: Any, **kwargs: Any) -> Any:
     """A new metric object for ``name`` (see :func:`names`), built with ``*args, **kwargs``."""
     if name not in _FACTORY:
         raise KeyError(f"For 'get_metric_fn', unsupported metric {name!r}; supported names: {names()}.")
     return _FACTORY[name](*args, **kwargs)
 
 
-def get_metrics(metrics):
+def get_metrics(metrics: dict[str, Metric] | Iterable[str] | None) -> dict[str, Any] | None:
     """``{name: Metric}`` from a set of names or a dict of Metric objects (None stays None)."""
     if metrics is None:
         return None

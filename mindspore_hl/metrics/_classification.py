@@ -3,7 +3,11 @@
 Values follow MindSpore 2.10: Accuracy and Top-k return floats; Precision, Recall and Fbeta return
 per-class NumPy arrays (``eval(average=True)`` gives their mean).
 """
+from __future__ import annotations
+
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -13,13 +17,13 @@ __all__ = ["Accuracy", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "To
            "Precision", "Recall", "Fbeta", "F1", "ConfusionMatrix"]
 
 
-def _empty(metric):
+def _empty(metric: Metric) -> RuntimeError:
     return RuntimeError(f"The '{type(metric).__name__}' can not be calculated, because the number of samples is 0, "
                         f"please check whether your inputs (predicted value, true value) are empty, or has called "
                         f"update method before calling eval method.")
 
 
-def _check_bool(name, value):
+def _check_bool(name: str, value: object) -> None:
     if not isinstance(value, bool):
         raise TypeError(f"The argument '{name}' must be a bool, but got {type(value).__name__}.")
 
@@ -32,17 +36,17 @@ class Accuracy(EvaluationBase):
             (0/1 predictions, a sample counts as correct when every label matches).
     """
 
-    def __init__(self, eval_type="classification"):
+    def __init__(self, eval_type: str = "classification") -> None:
         super().__init__(eval_type)
         self.clear()
 
-    def clear(self):
-        self._correct_num = 0
+    def clear(self) -> None:
+        self._correct_num: Any = 0
         self._total_num = 0
         self._class_num = 0
 
     @rearrange_inputs
-    def update(self, *inputs):
+    def update(self, *inputs: Any) -> None:
         """Accumulate ``(y_pred, y)``: logits (N, C, ...) and labels (N, ...) or one-hot (N, C, ...)."""
         y_pred, y = self._prepare(inputs)
         if self._type == "classification":
@@ -55,7 +59,7 @@ class Accuracy(EvaluationBase):
         self._correct_num += result.sum()
         self._total_num += result.shape[0]
 
-    def eval(self):
+    def eval(self) -> float:
         if self._total_num == 0:
             raise _empty(self)
         return float(self._correct_num / self._total_num)  # a Python float, as MindSpore returns
@@ -68,19 +72,19 @@ class TopKCategoricalAccuracy(Metric):
         k (int): how many top scores count (>= 1).
     """
 
-    def __init__(self, k):
+    def __init__(self, k: int) -> None:
         super().__init__()
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ValueError(f"The argument 'k' must be an int >= 1, but got {k!r}.")
         self.k = k
         self.clear()
 
-    def clear(self):
-        self._correct_num = 0
+    def clear(self) -> None:
+        self._correct_num: Any = 0
         self._samples_num = 0
 
     @rearrange_inputs
-    def update(self, *inputs):
+    def update(self, *inputs: Any) -> None:
         """Accumulate ``(y_pred, y)``: scores (N, C) and labels (N,) or one-hot (N, C)."""
         check_num_inputs(self, inputs, 2)
         y_pred = self._convert_data(inputs[0])
@@ -95,7 +99,7 @@ class TopKCategoricalAccuracy(Metric):
         self._correct_num += correct.sum()
         self._samples_num += y.shape[0]
 
-    def eval(self):
+    def eval(self) -> float:
         if self._samples_num == 0:
             raise _empty(self)
         return float(self._correct_num / self._samples_num)
@@ -104,26 +108,30 @@ class TopKCategoricalAccuracy(Metric):
 class Top1CategoricalAccuracy(TopKCategoricalAccuracy):
     """Top-1 categorical accuracy."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(1)
 
 
 class Top5CategoricalAccuracy(TopKCategoricalAccuracy):
     """Top-5 categorical accuracy."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(5)
 
 
 class _PrecisionRecall(EvaluationBase):
     """Shared state of Precision (denominator: predicted positives) and Recall (actual positives)."""
 
-    def __init__(self, eval_type):
+    _counted: Callable[[np.ndarray, np.ndarray], np.ndarray]  # the denominator's 0/1 counts, per subclass
+    _true_positives: Any
+    _denominator: Any
+
+    def __init__(self, eval_type: str) -> None:
         super().__init__(eval_type)
         self.eps = sys.float_info.min
         self.clear()
 
-    def clear(self):
+    def clear(self) -> None:
         self._class_num = 0
         if self._type == "multilabel":
             self._true_positives = np.empty(0)
@@ -133,7 +141,7 @@ class _PrecisionRecall(EvaluationBase):
             self._denominator = 0
 
     @rearrange_inputs
-    def update(self, *inputs):
+    def update(self, *inputs: Any) -> None:
         """Accumulate ``(y_pred, y)`` (see Accuracy for the shapes)."""
         y_pred, y = self._prepare(inputs)
         if self._type == "classification":
@@ -152,7 +160,7 @@ class _PrecisionRecall(EvaluationBase):
             self._true_positives = self._true_positives + true_positives
             self._denominator = self._denominator + denominator
 
-    def eval(self, average=False):
+    def eval(self, average: bool = False) -> Any:
         """Per-class values (NumPy array), or their mean with ``average=True``."""
         if self._class_num == 0:
             raise _empty(self)
@@ -170,11 +178,11 @@ class Precision(_PrecisionRecall):
         eval_type (str): 'classification' or 'multilabel'.
     """
 
-    def __init__(self, eval_type="classification"):
+    def __init__(self, eval_type: str = "classification") -> None:
         super().__init__(eval_type)
 
     @staticmethod
-    def _counted(y_pred, y):
+    def _counted(y_pred: np.ndarray, y: np.ndarray) -> np.ndarray:
         return y_pred
 
 
@@ -185,11 +193,11 @@ class Recall(_PrecisionRecall):
         eval_type (str): 'classification' or 'multilabel'.
     """
 
-    def __init__(self, eval_type="classification"):
+    def __init__(self, eval_type: str = "classification") -> None:
         super().__init__(eval_type)
 
     @staticmethod
-    def _counted(y_pred, y):
+    def _counted(y_pred: np.ndarray, y: np.ndarray) -> np.ndarray:
         return y
 
 
@@ -200,7 +208,7 @@ class Fbeta(Metric):
         beta (float): weight of recall relative to precision (> 0).
     """
 
-    def __init__(self, beta):
+    def __init__(self, beta: float) -> None:
         super().__init__()
         if isinstance(beta, bool) or not isinstance(beta, (int, float)) or beta <= 0:
             raise ValueError(f"The argument 'beta' must be a float > 0, but got {beta!r}.")
@@ -208,14 +216,14 @@ class Fbeta(Metric):
         self.eps = sys.float_info.min
         self.clear()
 
-    def clear(self):
-        self._true_positives = 0
-        self._actual_positives = 0
-        self._positives = 0
+    def clear(self) -> None:
+        self._true_positives: Any = 0
+        self._actual_positives: Any = 0
+        self._positives: Any = 0
         self._class_num = 0
 
     @rearrange_inputs
-    def update(self, *inputs):
+    def update(self, *inputs: Any) -> None:
         """Accumulate ``(y_pred, y)``: logits (N, C) and labels (N,) or one-hot (N, C)."""
         check_num_inputs(self, inputs, 2)
         y_pred = self._convert_data(inputs[0])
@@ -237,7 +245,7 @@ class Fbeta(Metric):
         self._positives = self._positives + y_pred.sum(axis=0)
         self._actual_positives = self._actual_positives + y.sum(axis=0)
 
-    def eval(self, average=False):
+    def eval(self, average: bool = False) -> Any:
         """Per-class F-beta (NumPy array), or the mean with ``average=True``."""
         _check_bool("average", average)
         if self._class_num == 0:
@@ -250,7 +258,7 @@ class Fbeta(Metric):
 class F1(Fbeta):
     """F1 score per class (Fbeta with beta = 1)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(1.0)
 
 
@@ -263,7 +271,7 @@ class ConfusionMatrix(Metric):
         threshold (float): binarisation threshold when predictions are scores of the same shape as labels.
     """
 
-    def __init__(self, num_classes, normalize="no_norm", threshold=0.5):
+    def __init__(self, num_classes: int, normalize: str = "no_norm", threshold: float = 0.5) -> None:
         super().__init__()
         if isinstance(num_classes, bool) or not isinstance(num_classes, int) or num_classes < 1:
             raise ValueError(f"The argument 'num_classes' must be a positive int, but got {num_classes!r}.")
@@ -273,11 +281,11 @@ class ConfusionMatrix(Metric):
         self.num_classes, self.normalize, self.threshold = num_classes, normalize, float(threshold)
         self.clear()
 
-    def clear(self):
+    def clear(self) -> None:
         self.confusion_matrix = np.zeros((self.num_classes, self.num_classes))
 
     @rearrange_inputs
-    def update(self, *inputs):
+    def update(self, *inputs: Any) -> None:
         """Accumulate ``(y_pred, y)``: logits (N, C, ...) or predictions shaped like the labels (N, ...)."""
         check_num_inputs(self, inputs, 2)
         y_pred = self._convert_data(inputs[0])
@@ -296,7 +304,7 @@ class ConfusionMatrix(Metric):
             raise ValueError(f"For 'ConfusionMatrix.update', found a class index >= num_classes={self.num_classes}.")
         self.confusion_matrix += counts.reshape(self.num_classes, self.num_classes)
 
-    def eval(self):
+    def eval(self) -> np.ndarray:
         cm = self.confusion_matrix.astype(float)
         if self.normalize == "no_norm":
             return cm

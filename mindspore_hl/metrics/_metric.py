@@ -1,28 +1,36 @@
 """The ``Metric`` base class (clear / update / eval), ``rearrange_inputs`` and the input helpers."""
-from abc import ABCMeta, abstractmethod
+from __future__ import annotations
+
 import functools
+from abc import ABCMeta, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
 __all__ = ["Metric", "EvaluationBase", "rearrange_inputs", "check_num_inputs"]
 
+_F = TypeVar("_F", bound=Callable[..., Any])
 
-def rearrange_inputs(func):
+
+def rearrange_inputs(func: _F) -> _F:
     """Decorator for ``update``: when ``set_indexes`` was called, pick and reorder the inputs by those indexes."""
     @functools.wraps(func)
-    def wrapper(self, *inputs):
+    def wrapper(self: Metric, *inputs: Any) -> Any:
         indexes = self.indexes
         if indexes is not None:
             try:
-                inputs = [inputs[i] for i in indexes]
+                inputs = tuple(inputs[i] for i in indexes)
             except IndexError:
                 raise ValueError(f"For '{type(self).__name__}.update', set_indexes({indexes}) selects an input that "
                                  f"does not exist: update got {len(inputs)} input(s).") from None
         return func(self, *inputs)
-    return wrapper
+    return wrapper  # type: ignore[return-value]
 
 
-def check_num_inputs(metric, inputs, expected, what="(predicted value, true value)"):
+def check_num_inputs(metric: Metric, inputs: Sequence[Any], expected: int,
+                     what: str = "(predicted value, true value)") -> None:
+    """Raise a ValueError naming ``metric`` unless ``inputs`` holds ``expected`` values."""
     if len(inputs) != expected:
         raise ValueError(f"For '{type(metric).__name__}.update', it needs {expected} inputs {what}, "
                          f"but got {len(inputs)}.")
@@ -34,11 +42,11 @@ class Metric(metaclass=ABCMeta):
     ``metric(*inputs)`` is ``clear(); update(*inputs); return eval()``.
     """
 
-    def __init__(self):
-        self._indexes = None
+    def __init__(self) -> None:
+        self._indexes: list[int] | None = None
 
     @staticmethod
-    def _convert_data(data):
+    def _convert_data(data: Any) -> np.ndarray:
         """Tensor / list / number / ndarray -> ndarray."""
         from ..common.tensor import Tensor
         if isinstance(data, Tensor):
@@ -52,7 +60,7 @@ class Metric(metaclass=ABCMeta):
         raise TypeError(f"The input data type must be a Tensor, list or numpy.ndarray, but got {type(data)}.")
 
     @staticmethod
-    def _check_onehot_data(data):
+    def _check_onehot_data(data: np.ndarray) -> bool:
         """True when ``data`` (ndim > 1) is one-hot: every row sums to 1 and holds only 0/1."""
         if data.ndim > 1 and np.equal(data ** 2, data).all():
             shp = (data.shape[0],) + data.shape[2:]
@@ -61,7 +69,8 @@ class Metric(metaclass=ABCMeta):
         return False
 
     @staticmethod
-    def _binary_clf_curve(preds, target, sample_weights=None, pos_label=1):
+    def _binary_clf_curve(preds: np.ndarray, target: np.ndarray, sample_weights: Any = None,
+                          pos_label: int | None = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(false positives, true positives, thresholds) at each distinct score, highest score first."""
         if sample_weights is not None and not isinstance(sample_weights, np.ndarray):
             sample_weights = np.array(sample_weights)
@@ -69,7 +78,7 @@ class Metric(metaclass=ABCMeta):
             preds = preds[:, 0]
         order = np.argsort(-preds, kind="stable")
         preds, target = preds[order], target[order]
-        weight = sample_weights[order] if sample_weights is not None else 1.0
+        weight: np.ndarray | float = sample_weights[order] if sample_weights is not None else 1.0
         distinct = np.where(preds[1:] - preds[:-1])[0]
         threshold_idxs = np.pad(distinct, (0, 1), constant_values=target.shape[0] - 1)
         target = np.array(target == pos_label).astype(np.int64)
@@ -81,46 +90,48 @@ class Metric(metaclass=ABCMeta):
         return fps, tps, preds[threshold_idxs]
 
     @property
-    def indexes(self):
+    def indexes(self) -> list[int] | None:
         """The input indexes chosen by ``set_indexes`` (None: use the inputs as given)."""
         return getattr(self, "_indexes", None)
 
-    def set_indexes(self, indexes):
+    def set_indexes(self, indexes: list[int]) -> Metric:
         """Use ``inputs[i] for i in indexes`` in ``update`` (e.g. ``[0, 2]`` picks logits and label); returns self."""
         if not isinstance(indexes, list) or not all(isinstance(i, int) for i in indexes):
             raise ValueError(f"For 'set_indexes', the argument 'indexes' must be a list of int, but got {indexes!r}.")
         self._indexes = indexes
         return self
 
-    def __call__(self, *inputs):
+    def __call__(self, *inputs: Any) -> Any:
         self.clear()
         self.update(*inputs)
         return self.eval()
 
     @abstractmethod
-    def clear(self):
+    def clear(self) -> None:
         """Reset the accumulated state."""
 
     @abstractmethod
-    def update(self, *inputs):
+    def update(self, *inputs: Any) -> None:
         """Accumulate one batch."""
 
     @abstractmethod
-    def eval(self):
+    def eval(self) -> Any:
         """The metric over everything accumulated since ``clear``."""
 
 
 class EvaluationBase(Metric):
     """Base for classification metrics with ``eval_type`` 'classification' or 'multilabel'."""
 
-    def __init__(self, eval_type):
+    _class_num: int  # set by the subclass's clear()
+
+    def __init__(self, eval_type: str) -> None:
         super().__init__()
         if eval_type not in ("classification", "multilabel"):
             raise ValueError(f"The argument 'eval_type' must be 'classification' or 'multilabel', but got "
                              f"{eval_type!r}.")
         self._type = eval_type
 
-    def _check_shape(self, y_pred, y):
+    def _check_shape(self, y_pred: np.ndarray, y: np.ndarray) -> None:
         name = type(self).__name__
         if self._type == "classification":
             if y_pred.ndim != y.ndim + 1:
@@ -136,7 +147,7 @@ class EvaluationBase(Metric):
                              f"the true value (inputs[1]) must have the same shape, but got {y_pred.shape} and "
                              f"{y.shape}.")
 
-    def _check_value(self, y_pred, y):
+    def _check_value(self, y_pred: np.ndarray, y: np.ndarray) -> None:
         name = type(self).__name__
         if self._type == "classification" and y.size and (y.min() < 0 or y.max() >= y_pred.shape[1]):
             raise ValueError(f"For '{name}.update', the true value (inputs[1]) must be class indexes in "
@@ -145,7 +156,7 @@ class EvaluationBase(Metric):
             raise ValueError(f"For '{name}.update' with eval_type 'multilabel', the predicted value (inputs[0]) and "
                              f"the true value (inputs[1]) must only contain 0 and 1.")
 
-    def _prepare(self, inputs):
+    def _prepare(self, inputs: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
         """Converted (y_pred, y); one-hot labels become indexes; shapes, values and class count checked."""
         check_num_inputs(self, inputs, 2)
         y_pred = self._convert_data(inputs[0])

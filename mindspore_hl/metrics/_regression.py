@@ -1,5 +1,9 @@
 """Loss, error and overlap metrics: Loss, MAE, MSE, Perplexity, Dice."""
+from __future__ import annotations
+
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -8,7 +12,7 @@ from ._metric import Metric, check_num_inputs, rearrange_inputs
 __all__ = ["Loss", "MAE", "MSE", "Perplexity", "Dice"]
 
 
-def _empty(metric, what="the number of samples is 0"):
+def _empty(metric: Metric, what: str = "the number of samples is 0") -> RuntimeError:
     return RuntimeError(f"The '{type(metric).__name__}' can not be calculated, because {what}; call update before "
                         f"eval.")
 
@@ -16,16 +20,16 @@ def _empty(metric, what="the number of samples is 0"):
 class Loss(Metric):
     """Mean of the loss values given to ``update`` (each update's loss is first averaged)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.clear()
 
-    def clear(self):
-        self._sum_loss = 0
+    def clear(self) -> None:
+        self._sum_loss: Any = 0
         self._total_num = 0
 
     @rearrange_inputs
-    def update(self, *inputs):
+    def update(self, *inputs: Any) -> None:
         """Accumulate one loss value (a scalar or a 1-D Tensor)."""
         check_num_inputs(self, inputs, 1, "(loss)")
         loss = self._convert_data(inputs[0])
@@ -36,23 +40,25 @@ class Loss(Metric):
         self._sum_loss += loss.mean(-1)
         self._total_num += 1
 
-    def eval(self):
+    def eval(self) -> float:
         if self._total_num == 0:
             raise _empty(self, "the total number is 0")
         return float(self._sum_loss / self._total_num)
 
 
 class _Error(Metric):
-    def __init__(self):
+    _error: Callable[[np.ndarray], np.ndarray]  # the per-element error, per subclass
+
+    def __init__(self) -> None:
         super().__init__()
         self.clear()
 
-    def clear(self):
-        self._error_sum = 0
+    def clear(self) -> None:
+        self._error_sum: Any = 0
         self._samples_num = 0
 
     @rearrange_inputs
-    def update(self, *inputs):
+    def update(self, *inputs: Any) -> None:
         """Accumulate ``(y_pred, y)``; the error is summed over all elements and divided by the batch size."""
         check_num_inputs(self, inputs, 2)
         y_pred = self._convert_data(inputs[0])
@@ -65,7 +71,7 @@ class _Error(Metric):
         self._error_sum += self._error(diff).sum()
         self._samples_num += y.shape[0] if y.ndim else 1
 
-    def eval(self):
+    def eval(self) -> Any:
         if self._samples_num == 0:
             raise _empty(self)
         return self._error_sum / self._samples_num
@@ -75,7 +81,7 @@ class MAE(_Error):
     """Mean absolute error (summed per sample, averaged over samples)."""
 
     @staticmethod
-    def _error(diff):
+    def _error(diff: np.ndarray) -> np.ndarray:
         return np.abs(diff)
 
 
@@ -83,7 +89,7 @@ class MSE(_Error):
     """Mean squared error (summed per sample, averaged over samples)."""
 
     @staticmethod
-    def _error(diff):
+    def _error(diff: np.ndarray) -> np.ndarray:
         return diff * diff
 
 
@@ -94,19 +100,19 @@ class Perplexity(Metric):
         ignore_label (int): a label value excluded from the average (None: none).
     """
 
-    def __init__(self, ignore_label=None):
+    def __init__(self, ignore_label: int | None = None) -> None:
         super().__init__()
         if ignore_label is not None and not isinstance(ignore_label, int):
             raise TypeError(f"The argument 'ignore_label' must be an int or None, but got {type(ignore_label)}.")
         self.ignore_label = ignore_label
         self.clear()
 
-    def clear(self):
+    def clear(self) -> None:
         self._sum_metric = 0.0
         self._num_inst = 0
 
     @rearrange_inputs
-    def update(self, *inputs):
+    def update(self, *inputs: Any) -> None:
         """Accumulate ``(probs, labels)``: probabilities (..., C) and labels (...)."""
         check_num_inputs(self, inputs, 2, "(predicted probabilities, labels)")
         pred = self._convert_data(inputs[0])
@@ -125,7 +131,7 @@ class Perplexity(Metric):
         self._sum_metric -= float(np.sum(np.log(np.maximum(1e-10, pred))))
         self._num_inst += num
 
-    def eval(self):
+    def eval(self) -> float:
         if self._num_inst == 0:
             raise _empty(self)
         return math.exp(self._sum_metric / self._num_inst)
@@ -138,19 +144,19 @@ class Dice(Metric):
         smooth (float): added to the denominator (> 0).
     """
 
-    def __init__(self, smooth=1e-5):
+    def __init__(self, smooth: float = 1e-5) -> None:
         super().__init__()
         if not isinstance(smooth, (int, float)) or smooth <= 0:
             raise ValueError(f"The argument 'smooth' must be a positive float, but got {smooth!r}.")
         self.smooth = float(smooth)
         self.clear()
 
-    def clear(self):
-        self._dice_coeff_sum = 0
+    def clear(self) -> None:
+        self._dice_coeff_sum = 0.0
         self._samples_num = 0
 
     @rearrange_inputs
-    def update(self, *inputs):
+    def update(self, *inputs: Any) -> None:
         """Accumulate ``(y_pred, y)`` of the same shape."""
         check_num_inputs(self, inputs, 2)
         y_pred = self._convert_data(inputs[0]).astype(np.float64)
@@ -162,7 +168,7 @@ class Dice(Metric):
         a, b = y_pred.ravel(), y.ravel()
         self._dice_coeff_sum += 2 * float(a @ b) / float(a @ a + b @ b + self.smooth)
 
-    def eval(self):
+    def eval(self) -> float:
         if self._samples_num == 0:
             raise _empty(self)
         return self._dice_coeff_sum / float(self._samples_num)

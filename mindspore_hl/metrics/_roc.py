@@ -1,4 +1,8 @@
 """ROC curves (``ROC`` metric) and the area under a curve (``auc`` function)."""
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 
 from ._metric import Metric, check_num_inputs, rearrange_inputs
@@ -18,7 +22,7 @@ class ROC(Metric):
         pos_label (int): the positive label for binary inputs (default 1).
     """
 
-    def __init__(self, class_num=None, pos_label=None):
+    def __init__(self, class_num: int | None = None, pos_label: int | None = None) -> None:
         super().__init__()
         if class_num is not None and (isinstance(class_num, bool) or not isinstance(class_num, int)):
             raise TypeError(f"The argument 'class_num' must be an int or None, but got {type(class_num)}.")
@@ -27,12 +31,13 @@ class ROC(Metric):
         self.class_num, self.pos_label = class_num, pos_label
         self.clear()
 
-    def clear(self):
-        self.y_pred, self.y = 0, 0
-        self.sample_weights = None
+    def clear(self) -> None:
+        self.y_pred: Any = 0
+        self.y: Any = 0
+        self.sample_weights: np.ndarray | None = None
         self._is_update = False
 
-    def _shape_inputs(self, y_pred, y):
+    def _shape_inputs(self, y_pred: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, int, int | None]:
         class_num, pos_label = self.class_num, self.pos_label
         if y_pred.ndim == y.ndim:
             if class_num is not None and class_num != 1:
@@ -53,7 +58,7 @@ class ROC(Metric):
                          f"as the true value (inputs[1]) or one more, but got shapes {y_pred.shape} and {y.shape}.")
 
     @rearrange_inputs
-    def update(self, *inputs):
+    def update(self, *inputs: Any) -> None:
         """Set ``(y_pred, y)``."""
         check_num_inputs(self, inputs, 2)
         y_pred = self._convert_data(inputs[0])
@@ -61,7 +66,8 @@ class ROC(Metric):
         self.y_pred, self.y, self._class_num, self._pos_label = self._shape_inputs(y_pred, y)
         self._is_update = True
 
-    def _binary(self, y_pred, y, pos_label):
+    def _binary(self, y_pred: np.ndarray, y: np.ndarray,
+                pos_label: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         fps, tps, thresholds = self._binary_clf_curve(y_pred, y, self.sample_weights, pos_label)
         # an extra point so the curve starts at (0, 0)
         tps = np.hstack([np.zeros(1, dtype=tps.dtype), tps])
@@ -73,12 +79,14 @@ class ROC(Metric):
             raise ValueError("No positive samples in y, true positive value should be meaningless.")
         return fps / fps[-1], tps / tps[-1], thresholds
 
-    def eval(self):
+    def eval(self) -> tuple[Any, Any, Any]:
         if not self._is_update:
             raise RuntimeError("The 'ROC' can not be calculated, because 'update' has not been called.")
         if self._class_num == 1:
             return self._binary(self.y_pred, self.y, self._pos_label)
-        fpr, tpr, thresholds = [], [], []
+        fpr: list[np.ndarray] = []
+        tpr: list[np.ndarray] = []
+        thresholds: list[np.ndarray] = []
         for c in range(self._class_num):
             f, t, th = self._binary(self.y_pred[:, c], self.y, c)
             fpr.append(f)
@@ -87,7 +95,7 @@ class ROC(Metric):
         return fpr, tpr, thresholds
 
 
-def auc(x, y, reorder=False):
+def auc(x: np.ndarray, y: np.ndarray, reorder: bool = False) -> float:
     """Area under the curve through the points ``(x, y)`` (trapezoidal rule), e.g. ``auc(*ROC()(p, y)[:2])``.
 
     Args:

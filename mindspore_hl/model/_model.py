@@ -1,12 +1,13 @@
 """``Model``: MindSpore's high-level train / eval / predict / fit API over a Cell, a loss and an optimizer."""
 import logging
 
-from .. import context
+from .._engine import _mode, _parallel_context
 from ..callbacks._callback import CallbackManager, CallbackParam
 from ..common.tensor import Tensor
 from ..metrics import Loss, get_metrics
 from ..nn.cell import Cell
 from ._data import DataSource
+from ._inputs import check_columns
 from ._loop import eval_loop, train_loop
 from ._runner import StepRunner
 
@@ -28,12 +29,8 @@ def _check_bool(api, name, value):
 
 def _parallel():
     """(parallel mode string, device number) from the auto-parallel context (stand-alone when unavailable)."""
-    try:
-        from ..parallel import _context as pctx
-        mode = pctx.mode()
-        return mode, (len(pctx.devices()) if mode != "stand_alone" else 1)
-    except (ImportError, AttributeError):
-        return "stand_alone", 1
+    mode = _parallel_context.mode()
+    return mode, (len(_parallel_context.devices()) if mode != "stand_alone" else 1)
 
 
 class Model:
@@ -86,6 +83,7 @@ class Model:
         self._train_network = self._build_train_network()
         self._metric_fns = get_metrics(metrics) or {}
         self._eval_network, self._eval_indexes = None, None
+        self._eval_built = False
         self._build_eval_network(eval_network, eval_indexes)
         self._predict_network = network
         self._runners = {}
@@ -127,6 +125,7 @@ class Model:
         from ..nn.wrap import WithEvalCell
         self._eval_network = WithEvalCell(self._network, self._loss_fn, self._amp_level in ("O2", "O3", "auto"))
         self._eval_indexes = [0, 1, 2]
+        self._eval_built = True
 
     @property
     def train_network(self):
@@ -143,8 +142,8 @@ class Model:
 
     # ---- compiled steps and their state ---------------------------------------------------------
     def _runner(self, cell):
-        """The StepRunner of ``cell`` in GRAPH_MODE (None: run the Cell as called, op by op or CompiledFunction)."""
-        if cell is None or context._ctx["mode"] != context.GRAPH_MODE or self._parallel_mode != "stand_alone":
+        """The StepRunner of ``cell`` when steps compile (None: run the Cell as called, op by op)."""
+        if cell is None or not _mode.should_compile():
             return None  # (no eval network without metrics)
         runner = self._runners.get(id(cell))
         if runner is None:
@@ -239,6 +238,7 @@ class Model:
             initial_epoch (int): epochs already trained (resuming).
         """
         source = self._check_train("train", epoch, train_dataset, dataset_sink_mode, sink_size, initial_epoch)
+        check_columns("train", source, self._network, self._loss_fn)
         self._train(epoch, source, callbacks, dataset_sink_mode, sink_size, initial_epoch, (None, 1, False))
 
     def fit(self, epoch, train_dataset, valid_dataset=None, valid_frequency=1, callbacks=None,
@@ -250,6 +250,7 @@ class Model:
         """
         _check_bool("fit", "valid_dataset_sink_mode", valid_dataset_sink_mode)
         source = self._check_train("fit", epoch, train_dataset, dataset_sink_mode, sink_size, initial_epoch)
+        check_columns("fit", source, self._network, self._loss_fn)
         if not isinstance(valid_frequency, (int, list)) or isinstance(valid_frequency, bool):
             raise TypeError(f"For 'Model.fit', the type of 'valid_frequency' must be a list or an integer, but got "
                             f"type {type(valid_frequency)}.")
@@ -284,8 +285,13 @@ class Model:
         cb.dataset_sink_mode = sink_mode
         cb.net_outputs = None
         sink = sink_mode and self._train_runner() is not None
+        if initial_epoch:
+            # Resuming (e.g. from a ModelCheckpoint file) goes the way BackupAndRestore resumes: the data of the
+            # epochs already done is read and skipped, so the dataset's shuffle state and the step count are
+            # those of an uninterrupted run. (BackupAndRestore replaces this when its backup is further on.)
+            cb["_resume"] = (initial_epoch, initial_epoch * cb.batch_num)
         with CallbackManager(cb.list_callback) as cbs:
-            train_loop(self, source, epoch, initial_epoch, sink, steps, cbs, cb, valid_infos)
+            train_loop(self, source, epoch, 0, sink, steps, cbs, cb, valid_infos)
         self._sync_loss_scale_manager()
 
     def _sync_loss_scale_manager(self):
@@ -329,6 +335,10 @@ class Model:
             raise ValueError("For Model.eval, the model argument 'metrics' can not be None or empty, you should set "
                              "the argument 'metrics' for model.")
         source = DataSource(valid_dataset, "valid_dataset")
+        if self._eval_built:  # WithEvalCell(network, loss_fn)(data, label)
+            check_columns("eval", source, self._network, self._loss_fn, "valid_dataset", "WithEvalCell")
+        else:
+            check_columns("eval", source, self._eval_network, None, "valid_dataset")
         cb = CallbackParam()
         cb.eval_network = self._eval_network
         cb.valid_dataset = valid_dataset

@@ -10,6 +10,7 @@ from .optim import *  # noqa: F401,F403
 from .optim import __all__ as _optim_all
 from .wrap import *  # noqa: F401,F403
 from .wrap import __all__ as _wrap_all
+from . import probability  # noqa: E402  (nn.probability.distribution / bijector)
 from ..metrics import *  # noqa: F401,F403  (MindSpore also exposes the metrics as nn.Accuracy & co)
 from ..metrics import __all__ as _metrics_all
 

@@ -4,17 +4,17 @@ from collections import OrderedDict
 import jax
 import jax.numpy as jnp
 
-from .. import context
-from .._jit import CompiledFunction
-from ..common import _scope
+from .._engine import _compiled, _custom, _layout, _mode, _state
+from .._engine._compiled import CompiledFunction
 from ..common import dtype as mstype
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor, wrap
+from ._cell_extras import CellExtras, run_hooked
 
 __all__ = ["Cell"]
 
 
-class Cell:
+class Cell(CellExtras):
     """Base class of all networks: define ``construct``; parameters are named by attribute path.
 
     In GRAPH_MODE a top-level call compiles the whole ``construct`` (with every Parameter as threaded
@@ -171,8 +171,7 @@ class Cell:
             parameter_plan: ``{parameter name: strategy}`` (names relative to this Cell, e.g. ``'fc.weight'``).
         Returns: this Cell. Other parallel modes ignore the layouts.
         """
-        from ..parallel._layout import shard_cell
-        return shard_cell(self, in_strategy, out_strategy, parameter_plan)
+        return _layout.shard_cell(self, in_strategy, out_strategy, parameter_plan)
 
     # ---- calling ------------------------------------------------------------------------------
     def construct(self, *inputs, **kwargs):
@@ -185,8 +184,9 @@ class Cell:
     def __call__(self, *args, **kwargs):
         if self._compute_dtype is not None:
             args = _cast_inputs(args, self._compute_dtype)
-        if (_scope._stack or kwargs or context._ctx["mode"] != context.GRAPH_MODE
-                or self.__dict__.get("_jit_disabled")):
+        if kwargs or self.__dict__.get("_jit_disabled") or not _mode.should_compile(args):
+            if not kwargs and _compiled.parallel_step_now(args):  # PYNATIVE on a device mesh
+                return _compiled.eager_step(self, self._run, self.get_parameters(), args, type(self).__name__)
             return self._run(*args, **kwargs)
         cf = self._compiled
         if cf is None:
@@ -196,19 +196,22 @@ class Cell:
         return cf(self.training, *args)
 
     def _run(self, *args, **kwargs):
-        if _scope._stack:
+        if "_hooks" in self.__dict__ or "_recompute" in self.__dict__:  # forward/backward hooks, recompute()
+            return run_hooked(self, args, kwargs)
+        if _state.trace.scopes:
             # While tracing, name the ops after the Cell's attribute path (graphs, profiles, HLO).
             with jax.named_scope(self.__dict__.get("_scope_name") or type(self).__name__):
                 return self._construct(args, kwargs)
         return self._construct(args, kwargs)
 
     def _construct(self, args, kwargs):
+        # While compiling, the engine traces the construct its static-graph syntax hook gives.
+        construct = _compiled.graph_function(self.construct) if _state.trace.compiling else self.construct
         if self._bprop_cell:
-            from ..ops._custom import custom_bprop
             # The Cell's own Parameters get zero gradients, as in MindSpore.
-            return custom_bprop(self.construct, self.bprop, params=self.get_parameters,
-                                name=type(self).__name__)(*args)
-        return self.construct(*args, **kwargs)
+            return _custom.custom_bprop(construct, self.bprop, params=self.get_parameters,
+                                        name=type(self).__name__)(*args)
+        return construct(*args, **kwargs)
 
     def compile(self, *args):
         """Compile for these inputs without running (GRAPH_MODE)."""

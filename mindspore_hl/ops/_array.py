@@ -85,12 +85,12 @@ def reshape(input, shape):
 
 
 @op("transpose")
-def transpose(input, input_perm):
-    """Permute the axes: output axis i is input axis ``input_perm[i]``."""
-    perm = tuple(input_perm)
+def transpose(input, dims):
+    """Permute the axes: output axis i is input axis ``dims[i]``."""
+    perm = tuple(dims)
     nd = jnp.ndim(input)
     check(sorted(p % nd if nd else p for p in perm) == list(range(nd)), "transpose",
-          f"'input_perm' {perm} is not a permutation of the {nd} axes of the input (shape {list(jnp.shape(input))}).")
+          f"'dims' {perm} is not a permutation of the {nd} axes of the input (shape {list(jnp.shape(input))}).")
     return jnp.transpose(input, perm)
 
 
@@ -203,7 +203,9 @@ def size(input_x):
     return int(np.prod(jnp.shape(unwrap(input_x)), dtype=np.int64))
 
 
-numel = size
+def numel(input):
+    """The number of elements of ``input``."""
+    return size(input)
 
 
 @op("slice")
@@ -248,8 +250,11 @@ def triu(input, diagonal=0):
 
 @op("diag")
 def diag(input):
-    """1-D -> diagonal matrix; 2-D -> its diagonal."""
-    return jnp.diag(input)
+    """The diagonal tensor of ``input``: shape ``s + s`` with ``out[i..., i...] = input[i...]`` (rank 1-4)."""
+    check(1 <= input.ndim <= 4, "diag", f"the input must have rank 1 to 4, but got shape {list(input.shape)}.")
+    n = input.size
+    flat = jnp.zeros((n, n), input.dtype).at[jnp.arange(n), jnp.arange(n)].set(input.reshape(-1))
+    return flat.reshape(input.shape + input.shape)
 
 
 @op("meshgrid")
@@ -260,9 +265,18 @@ def meshgrid(*inputs, indexing="xy"):
 
 
 def unique(input):
-    """(sorted unique values, indices mapping each input element to them); eager only (data-dependent size)."""
-    vals, inv = np.unique(np.asarray(unwrap(input)), return_inverse=True)
-    return Tensor(vals), Tensor(inv.reshape(np.shape(unwrap(input))).astype(np.int64))
+    """(unique values in order of first appearance, index of each input element among them).
+
+    The indices are Int64 for an Int64 input, else Int32 (as MindSpore). Eager only: the output
+    size depends on the data.
+    """
+    a = np.asarray(unwrap(input))
+    vals, first, inv = np.unique(a.reshape(-1), return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    idx_dtype = np.int64 if a.dtype == np.int64 else np.int32
+    return Tensor(vals[order]), Tensor(rank[inv.reshape(-1)].reshape(a.shape).astype(idx_dtype))
 
 
 def nonzero(input, as_tuple=False):
@@ -307,5 +321,5 @@ def depend(value, expr):
     return value
 
 
-def identity(input):
-    return input
+def identity(x):
+    return x

@@ -119,7 +119,12 @@ class Map(HyperMap):
 
 
 def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
-    """Scale the Tensors in ``x`` so that their joint L2 norm is at most ``clip_norm``."""
+    """Scale the Tensors in ``x`` so that their joint L2 norm is at most ``clip_norm``.
+
+    ``x`` is a tuple/list of Tensors (returns a tuple) or one Tensor (returns one Tensor).
+    """
+    if isinstance(x, Tensor):
+        return clip_by_global_norm((x,), clip_norm, use_norm)[0]
     if not isinstance(x, (tuple, list)):
         raise OpTypeError(f"For 'clip_by_global_norm', 'x' must be a tuple or list of Tensors, got {type(x).__name__}.")
     arrays = [unwrap(t) for t in x]

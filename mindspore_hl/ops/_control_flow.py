@@ -1,4 +1,4 @@
-"""Control flow over Tensors that compiles and differentiates without unrolling (``ops.cond``, ``ops.while_loop``...).
+"""Control flow over Tensors that compiles and differentiates without unrolling (``cond``, ``ops.while_loop``...).
 
 The functions you pass take and return Tensors (or tuples/lists/dicts of them), exactly as in eager code.
 They run as ``jax.lax`` control flow: one traced body, both in PYNATIVE and GRAPH_MODE. ``cond``, ``switch_case``,
@@ -12,7 +12,8 @@ import jax.numpy as jnp
 from ..common.tensor import Tensor, to_array, wrap
 from ._core import OpError, OpTypeError
 
-__all__ = ["cond", "switch_case", "while_loop", "fori_loop", "scan"]
+# ``cond`` stays private: in MindSpore 2.10 ``ops.cond`` is the matrix condition number.
+__all__ = ["switch_case", "while_loop", "fori_loop", "scan"]
 
 
 def _is_leaf(x):

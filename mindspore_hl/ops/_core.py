@@ -10,6 +10,7 @@ import functools
 import jax
 import numpy as np
 
+from .._engine import _state
 from ..common.tensor import Tensor, describe, is_f64, wrap
 
 __all__ = ["op", "check", "unwrap", "describe", "OpError", "set_overrides"]
@@ -18,7 +19,8 @@ _F64 = np.dtype(np.float64)
 _F32 = np.dtype(np.float32)
 _PASS_THROUGH = (jax.errors.TracerBoolConversionError, jax.errors.ConcretizationTypeError,
                  jax.errors.TracerIntegerConversionError)
-_OVERRIDES = {}
+_TRACE = _state.trace  # its op_observer sees every op call while an exporter records a network
+_OVERRIDES = _state.op_overrides  # the device plug-in's ops (set by set_device, cleared by _state.reset)
 
 
 def set_overrides(mapping):
@@ -64,6 +66,12 @@ def op(name, keep_f64=False):
     def deco(fn):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
+            observer = _TRACE.op_observer
+            if observer is not None:
+                return observer(name, call, args, kwargs)
+            return call(*args, **kwargs)
+
+        def call(*args, **kwargs):
             a = [unwrap(x) for x in args]
             if kwargs:
                 kwargs = {k: unwrap(v) for k, v in kwargs.items()}

@@ -88,8 +88,8 @@ def arange(start=0, end=None, step=1, *, dtype=None):
     return wrap(jnp.arange(start, end, step, dtype=_np(dtype, mstype.float32 if floats else mstype.int64)))
 
 
-def range(start, end, step):
-    """MindSpore's ``ops.range``: like ``arange`` with all three arguments required."""
+def range(start, end, step, maxlen=1000000):
+    """MindSpore's ``ops.range``: like ``arange`` with all three arguments required (``maxlen`` is unused)."""
     return arange(start, end, step)
 
 

@@ -98,10 +98,10 @@ def where(condition, input, other):
 
 
 @op("select")
-def select(cond, input, other):
-    """Elementwise ``input if cond else other``."""
-    _bool_cond("select", cond)
-    return jnp.where(cond, input, other)
+def select(condition, input, other):
+    """Elementwise ``input if condition else other``."""
+    _bool_cond("select", condition)
+    return jnp.where(condition, input, other)
 
 
 @op("masked_fill")

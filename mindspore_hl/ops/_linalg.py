@@ -5,7 +5,7 @@ from ._core import OpError, OpTypeError, check, op
 
 __all__ = ["matmul", "mm", "bmm", "batch_matmul", "dot", "inner", "outer", "ger", "tensor_dot", "tensordot",
            "einsum", "norm", "inverse", "matrix_inverse", "det", "trace", "cosine_similarity", "l2_normalize",
-           "cdist", "kron", "cross", "baddbmm", "addmm"]
+           "cdist", "kron", "baddbmm", "addmm"]
 
 
 def check_matmul(name, a, b):
@@ -153,11 +153,6 @@ def cdist(x1, x2, p=2.0):
 @op("kron")
 def kron(input, other):
     return jnp.kron(input, other)
-
-
-@op("cross")
-def cross(input, other, dim=None):
-    return jnp.cross(input, other, axis=-1 if dim is None else dim)
 
 
 @op("baddbmm")

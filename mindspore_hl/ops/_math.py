@@ -69,7 +69,9 @@ def floor_div(x, y):
     return jnp.floor_divide(x, y)
 
 
-floor_divide = floor_div
+def floor_divide(input, other):
+    """Elementwise floor(input / other)."""
+    return floor_div(input, other)
 
 
 @op("floor_mod")
@@ -78,7 +80,9 @@ def floor_mod(x, y):
     return jnp.mod(x, y)
 
 
-remainder = floor_mod
+def remainder(input, other):
+    """input - floor(input / other) * other (the sign follows other)."""
+    return floor_mod(input, other)
 
 
 @op("fmod")
@@ -125,13 +129,26 @@ log = _unary_float("log", jnp.log, "Elementwise natural logarithm.")
 log1p = _unary_float("log1p", jnp.log1p, "Elementwise log(1 + x).")
 log2 = _unary_float("log2", jnp.log2, "Elementwise base-2 logarithm.")
 log10 = _unary_float("log10", jnp.log10, "Elementwise base-10 logarithm.")
-sqrt = _unary_float("sqrt", jnp.sqrt, "Elementwise square root.")
+_sqrt = _unary_float("sqrt", jnp.sqrt, "Elementwise square root.")
+
+
+def sqrt(x):
+    """Elementwise square root."""
+    return _sqrt(x)
+
 rsqrt = _unary_float("rsqrt", jax.lax.rsqrt, "Elementwise 1 / sqrt(x).")
 reciprocal = _unary_float("reciprocal", jnp.reciprocal, "Elementwise 1 / x.")
 sin = _unary_float("sin", jnp.sin, "Elementwise sine.")
 cos = _unary_float("cos", jnp.cos, "Elementwise cosine.")
 tan = _unary_float("tan", jnp.tan, "Elementwise tangent.")
-asin = arcsin = _unary_float("asin", jnp.arcsin, "Elementwise arcsine.")
+asin = _unary_float("asin", jnp.arcsin, "Elementwise arcsine.")
+
+
+def arcsin(x):
+    """Elementwise arcsine."""
+    return asin(x)
+
+
 acos = arccos = _unary_float("acos", jnp.arccos, "Elementwise arccosine.")
 atan = arctan = _unary_float("atan", jnp.arctan, "Elementwise arctangent.")
 sinh = _unary_float("sinh", jnp.sinh, "Elementwise hyperbolic sine.")

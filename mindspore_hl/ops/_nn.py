@@ -23,7 +23,8 @@ __all__ = ["relu", "relu6", "leaky_relu", "gelu", "silu", "sigmoid", "tanh", "so
 
 
 @op("relu")
-def relu(input):
+def relu(input, inplace=False):
+    """max(x, 0). ``inplace`` is accepted for MindSpore 2.10 compatibility (the result is a new Tensor)."""
     return jax.nn.relu(input)
 
 

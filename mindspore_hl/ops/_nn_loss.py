@@ -131,8 +131,9 @@ def _clamped_log(x):
 
 
 @op("binary_cross_entropy")
-def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
     """Binary cross-entropy of probabilities: -w * (y log x + (1 - y) log(1 - x)), logs clamped at -100."""
+    input, target = logits, labels
     _same_shape("binary_cross_entropy", input, target)
     loss = -(target * _clamped_log(input) + (1 - target) * _clamped_log(1 - input))
     if weight is not None:

@@ -33,8 +33,8 @@ def _batch_norm(x, mean, var, weight, bias, training, momentum, eps):
     c = x.shape[1]
     for what, v in (("running_mean", mean), ("running_var", var), ("weight", weight), ("bias", bias)):
         if v is not None:
-            check(tuple(jnp.shape(v)) == (c,), name, f"'{what}' must have shape ({c},) to match the input's "
-                  f"channels, but got {list(jnp.shape(v))}; input shape {list(x.shape)}.")
+            check(tuple(v.shape) == (c,), name, f"'{what}' must have shape ({c},) to match the input's "
+                  f"channels, but got {list(v.shape)}; input shape {list(x.shape)}.")
     check(training or (mean is not None and var is not None), name,
           "'running_mean' and 'running_var' are required when not training.")
     return _batch_norm_core(x, mean, var, weight, bias, bool(training), float(momentum), float(eps))

@@ -7,7 +7,7 @@ import jax.numpy as jnp
 
 from ..common import dtype as mstype
 from ..common.tensor import Tensor, wrap
-from . import _array, _creation, _index, _linalg, _math, _reduce, _state
+from . import _array, _creation, _index, _index_ext, _linalg, _math, _reduce, _state
 from ._core import check, op, unwrap
 
 
@@ -119,15 +119,9 @@ def _l2_loss(x):
     return jnp.sum(jnp.square(x)) / 2
 
 
-@op("unsorted_segment_sum")
-def _unsorted_segment_sum(x, segment_ids, num_segments):
-    import jax
-    return jax.ops.segment_sum(x, segment_ids, int(num_segments))
-
-
 _prim("SquaredDifference", _squared_difference, "``(x - y) ** 2`` elementwise.")
 _prim("L2Loss", _l2_loss, "``sum(x ** 2) / 2``.")
-_prim("UnsortedSegmentSum", _unsorted_segment_sum, "Sum of the rows of ``x`` per segment id.")
+_prim("UnsortedSegmentSum", _index_ext.unsorted_segment_sum, "Sum of the rows of ``x`` per segment id.")
 
 
 def _dtype_of(x):

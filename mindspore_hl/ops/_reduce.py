@@ -47,9 +47,12 @@ def nansum(input, axis=None, keepdims=False, *, dtype=None):
 
 
 @op("mean")
-def mean(input, axis=None, keep_dims=False):
-    """Mean over ``axis`` (None or (): all). Integer inputs give Float32."""
-    return jnp.mean(_float(input), _axis("mean", axis, input.ndim), keepdims=keep_dims)
+def mean(x, axis=None, keep_dims=False):
+    """Mean over ``axis`` (None or (): all). Integer inputs keep their dtype (truncated toward 0, as MindSpore)."""
+    out = jnp.mean(_float(x), _axis("mean", axis, x.ndim), keepdims=keep_dims)
+    if jnp.issubdtype(x.dtype, jnp.integer):
+        return jnp.trunc(out).astype(x.dtype)
+    return out
 
 
 @op("prod")
@@ -61,23 +64,22 @@ def _extreme(name, reduce_fn, arg_fn, input, axis, keepdims, initial, where):
     ax = _axis(name, axis, input.ndim)
     kw = {} if where is None else {"where": where}
     values = reduce_fn(input, ax, keepdims=keepdims, initial=initial, **kw)
-    if ax is None:
-        idx = arg_fn(input.reshape(-1))
-        idx = idx.reshape((1,) * input.ndim) if keepdims else idx
+    if ax is None:  # MindSpore 2.10 returns index 0 when reducing over all elements
+        idx = jnp.zeros((1,) * input.ndim if keepdims else (), jnp.int64)
     else:
         idx = arg_fn(input, ax, keepdims=keepdims)
-    return values, idx.astype(jnp.int32)
+    return values, idx.astype(jnp.int64)
 
 
 @op("max")
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):
-    """(maximum values, their indices) along ``axis`` (None: over all elements, index into the flat input)."""
+    """(maximum values, their Int64 indices) along ``axis`` (None: over all elements, index 0 as MindSpore)."""
     return _extreme("max", jnp.max, jnp.argmax, input, axis, keepdims, initial, where)
 
 
 @op("min")
 def min(input, axis=None, keepdims=False, *, initial=None, where=None):
-    """(minimum values, their indices) along ``axis`` (None: over all elements, index into the flat input)."""
+    """(minimum values, their Int64 indices) along ``axis`` (None: over all elements, index 0 as MindSpore)."""
     return _extreme("min", jnp.min, jnp.argmin, input, axis, keepdims, initial, where)
 
 
@@ -102,9 +104,9 @@ def argmax(input, dim=None, keepdim=False):
 
 @op("argmin")
 def argmin(input, axis=None, keepdims=False):
-    """Index (Int64) of the minimum along ``axis`` (None: into the flattened input)."""
+    """Index (Int32, as in MindSpore) of the minimum along ``axis`` (None: into the flattened input)."""
     _axis("argmin", axis, input.ndim)
-    return jnp.argmin(input, axis, keepdims=keepdims).astype(jnp.int64)
+    return jnp.argmin(input, axis, keepdims=keepdims).astype(jnp.int32)
 
 
 @op("std")
@@ -142,9 +144,9 @@ def any(input, axis=None, keep_dims=False):
 
 
 @op("logsumexp")
-def logsumexp(input, axis, keep_dims=False):
-    """log(sum(exp(input), axis)), computed stably."""
-    return jax.nn.logsumexp(_float(input), _axis("logsumexp", axis, input.ndim), keepdims=keep_dims)
+def logsumexp(input, dim, keepdim=False):
+    """log(sum(exp(input), dim)), computed stably."""
+    return jax.nn.logsumexp(_float(input), _axis("logsumexp", dim, input.ndim), keepdims=keepdim)
 
 
 @op("cumsum")
@@ -159,7 +161,7 @@ def cumprod(input, dim, dtype=None):
     return jnp.cumprod(input, dim, dtype=_dt(dtype))
 
 
-def _cum_extreme(input, axis, better):
+def _cum_extreme(input, axis, better, index_dtype):
     """Running extreme and the index where it was reached (later ties win, as in MindSpore)."""
     moved = jnp.moveaxis(input, axis, 0)
     idx = jnp.broadcast_to(jnp.arange(moved.shape[0]).reshape((-1,) + (1,) * (moved.ndim - 1)), moved.shape)
@@ -172,21 +174,21 @@ def _cum_extreme(input, axis, better):
         return carry, carry
 
     _, (vals, inds) = jax.lax.scan(step, (moved[0], idx[0]), (moved, idx))
-    return jnp.moveaxis(vals, 0, axis), jnp.moveaxis(inds, 0, axis).astype(jnp.int64)
+    return jnp.moveaxis(vals, 0, axis), jnp.moveaxis(inds, 0, axis).astype(index_dtype)
 
 
 @op("cummax")
 def cummax(input, axis):
     """(running maximum, its indices) along ``axis``."""
     _axis("cummax", axis, input.ndim)
-    return _cum_extreme(input, axis, jnp.greater)
+    return _cum_extreme(input, axis, jnp.greater, jnp.int64)
 
 
 @op("cummin")
 def cummin(input, axis):
-    """(running minimum, its indices) along ``axis``."""
+    """(running minimum, its Int32 indices (MindSpore's dtype, unlike cummax's Int64)) along ``axis``."""
     _axis("cummin", axis, input.ndim)
-    return _cum_extreme(input, axis, jnp.less)
+    return _cum_extreme(input, axis, jnp.less, jnp.int32)
 
 
 @op("topk")

@@ -1,14 +1,23 @@
 """``mindspore_hl.parallel``: data, semi-auto and auto parallel training on JAX's SPMD engine.
 
-``set_auto_parallel_context(parallel_mode=...)`` switches how every compiled step (GRAPH_MODE Cells, ``ms.jit``,
-``Model``'s train step) is built: one ``jax.jit`` program over a ``('data', 'model')`` device mesh with
-``NamedSharding`` layouts, whose collectives XLA inserts. See ``_plan`` (the hook used by
-``mindspore_hl._jit``), ``_layout`` (strategies and ``Cell.shard``) and ``_auto`` (the AUTO_PARALLEL search).
+``set_auto_parallel_context(parallel_mode=...)`` switches how every step runs (GRAPH_MODE Cells, ``ms.jit``,
+``Model``'s train step, eager PYNATIVE steps): on a ``('data', 'model')`` device mesh with ``NamedSharding``
+layouts, whose collectives XLA inserts. The machinery is the engine's (``mindspore_hl._engine``: ``_plan``
+the shardings of a step, ``_layout`` strategies and ``Cell.shard``, ``_auto`` the AUTO_PARALLEL search,
+``_parallel_context`` the context); ``parallel._context`` / ``_layout`` / ``_plan`` / ``_auto`` name them.
 """
-from ._context import ParallelMode, set_auto_parallel_context, get_auto_parallel_context, reset_auto_parallel_context
-from ._auto import last_strategy
+import sys as _sys
+
+from .._engine import _auto, _layout, _parallel_context as _context, _plan
+from .._engine._auto import last_strategy
+from .._engine._layout import shard_cell as _shard_cell
+from .._engine._parallel_context import (ParallelMode, set_auto_parallel_context, get_auto_parallel_context,
+                                         reset_auto_parallel_context)
+from ..nn.cell import Cell as _Cell
 from ._grad_reducer import DistributedGradReducer
-from ._layout import shard_cell as _shard_cell
+
+for _name, _module in (("_context", _context), ("_layout", _layout), ("_plan", _plan), ("_auto", _auto)):
+    _sys.modules[f"{__name__}.{_name}"] = _module  # the old module paths of the engine's parallel parts
 
 __all__ = ["ParallelMode", "set_auto_parallel_context", "get_auto_parallel_context", "reset_auto_parallel_context",
            "DistributedGradReducer", "shard", "last_strategy"]
@@ -19,7 +28,6 @@ def shard(fn, in_strategy, out_strategy=None, parameter_plan=None, device="Ascen
 
     Returns the Cell, which runs with those layouts under SEMI_AUTO_PARALLEL / AUTO_PARALLEL.
     """
-    from ..nn.cell import Cell
-    if not isinstance(fn, Cell):
+    if not isinstance(fn, _Cell):
         raise TypeError(f"shard: fn must be a Cell (functions are not supported), but got {type(fn).__name__}.")
     return _shard_cell(fn, in_strategy, out_strategy, parameter_plan)

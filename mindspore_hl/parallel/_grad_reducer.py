@@ -7,10 +7,10 @@ AllReduce-then-mean of the per-device gradients, so with ``mean=True`` this Cell
 they are (reducing again would double-count). With ``mean=False`` MindSpore sums the per-device gradients of
 per-device mean losses, i.e. ``degree`` times the mean; this Cell multiplies by ``degree`` to match.
 """
+from .._engine import _parallel_context as _context
+from .._engine._plan import active_plan
 from ..common.tensor import Tensor, wrap
 from ..nn.cell import Cell
-from . import _context
-from ._plan import active_plan
 
 __all__ = ["DistributedGradReducer", "default_grad_reducer"]
 

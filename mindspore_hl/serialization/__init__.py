@@ -5,10 +5,11 @@ Public: ``save_checkpoint``, ``load_checkpoint``, ``load_param_into_net`` (MindS
 ``SafetensorsError`` (both ValueError) and ``ParameterMismatchError`` (ValueError and RuntimeError).
 """
 from ._ckpt_format import CheckpointError
+from ._export import ExportedGraph, MindIRGraph, export, load
 from ._load import ParameterMismatchError, load_checkpoint, load_param_into_net
 from ._safetensors import SafetensorsError
 from ._save import save_checkpoint, wait_async_save
-from ._export import ExportedGraph, export, load
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "wait_async_save",
-           "CheckpointError", "SafetensorsError", "ParameterMismatchError", "export", "load", "ExportedGraph"]
+           "CheckpointError", "SafetensorsError", "ParameterMismatchError", "export", "load", "ExportedGraph",
+           "MindIRGraph"]

@@ -15,17 +15,21 @@ the trailer ``b'crc_num' + crc32(all preceding bytes).to_bytes(10, 'big')``. Ten
 Hand-written rather than built with protobuf so that errors can say which record and field is broken and
 so that tensor contents stay zero-copy views into the file buffer. Pure: no Tensor dependency.
 """
+from __future__ import annotations
+
 import math
 import os
-import warnings
+import stat
 import zlib
+from collections.abc import Iterable
+from typing import Any, NoReturn
 
 import ml_dtypes
 import numpy as np
 
 from ._atomic import atomic_open
 
-__all__ = ["CheckpointError", "SLICE_BYTES", "TYPE_TO_NP", "read", "parse", "write", "encode_str"]
+__all__ = ["CheckpointError", "SLICE_BYTES", "TYPE_TO_NP", "read", "parse", "write", "encode_str", "file_kind"]
 
 SLICE_BYTES = 512 * 1024 * 1024  # MindSpore's SLICE_SIZE (512 * 1024 KB)
 CRC_MAGIC = b"crc_num"
@@ -49,7 +53,7 @@ class CheckpointError(ValueError):
 # ---------------------------------------------------------------------------------------------------------------
 # writing
 # ---------------------------------------------------------------------------------------------------------------
-def _varint(n):
+def _varint(n: int) -> bytes:
     out = bytearray()
     while n > 0x7F:
         out.append((n & 0x7F) | 0x80)
@@ -58,7 +62,7 @@ def _varint(n):
     return bytes(out)
 
 
-def _record_header(tag, dims, tensor_type, content_len):
+def _record_header(tag: bytes, dims: list[int], tensor_type: bytes, content_len: int) -> bytes:
     """Bytes of one serialized ``Checkpoint`` up to (not including) the tensor_content payload."""
     tensor_head = b"".join(b"\x08" + _varint(d) for d in dims)
     tensor_head += b"\x12" + _varint(len(tensor_type)) + tensor_type + b"\x1a" + _varint(content_len)
@@ -66,12 +70,12 @@ def _record_header(tag, dims, tensor_type, content_len):
     return b"\x0a" + _varint(len(value_head) + content_len) + value_head
 
 
-def encode_str(text):
+def encode_str(text: str) -> bytes:
     """MindSpore's str payload: ``np.array(text).tobytes()``, i.e. UTF-32LE, an empty str as one NUL char."""
     return (text or "\0").encode("utf-32-le")
 
 
-def _prepare(name, value, slice_bytes):
+def _prepare(name: str, value: Any, slice_bytes: int) -> tuple[bytes, list[int], bytes, list[bytes | memoryview]]:
     """One item -> (tag bytes, dims, type bytes, list of byte buffers, one per record)."""
     if not isinstance(name, str):
         raise TypeError(f"Checkpoint entry names must be str, but got {type(name).__name__} {name!r:.60}.")
@@ -93,11 +97,12 @@ def _prepare(name, value, slice_bytes):
     parts = [arr]
     if arr.ndim and arr.nbytes > slice_bytes:
         parts = np.array_split(arr, math.ceil(arr.nbytes / slice_bytes))
-    bufs = [memoryview(np.ascontiguousarray(p).reshape(-1).view(np.uint8)) for p in parts]
+    bufs: list[bytes | memoryview] = [np.ascontiguousarray(p).reshape(-1).view(np.uint8).data for p in parts]
     return tag, dims, tensor_type.encode(), bufs
 
 
-def write(path, items, crc_check=False, slice_bytes=SLICE_BYTES):
+def write(path: str | os.PathLike[str], items: Iterable[tuple[str, Any]], crc_check: bool = False,
+          slice_bytes: int = SLICE_BYTES) -> None:
     """Write ``items`` as a MindSpore checkpoint, atomically (temp file, fsync, ``os.replace``).
 
     Args:
@@ -127,14 +132,14 @@ def write(path, items, crc_check=False, slice_bytes=SLICE_BYTES):
 class _Reader:
     """Cursor over one buffer; every error names the file, the record and the field."""
 
-    def __init__(self, data, source):
+    def __init__(self, data: memoryview, source: str) -> None:
         self.data, self.source = data, source
         self.where = ""
 
-    def fail(self, msg):
+    def fail(self, msg: str) -> NoReturn:
         raise CheckpointError(f"{self.source}: {self.where}{msg}")
 
-    def varint(self, pos, end, field):
+    def varint(self, pos: int, end: int, field: str) -> tuple[int, int]:
         result = shift = 0
         data = self.data
         while True:
@@ -152,14 +157,14 @@ class _Reader:
             self.fail(f"field '{field}': varint does not fit in 64 bits (corrupt data).")
         return result, pos
 
-    def length(self, pos, end, field):
+    def length(self, pos: int, end: int, field: str) -> tuple[int, int]:
         n, pos = self.varint(pos, end, field)
         if pos + n > end:
             self.fail(f"field '{field}' declares {n} bytes but only {end - pos} remain in its message "
                       f"(truncated file?).")
         return pos, pos + n
 
-    def skip(self, key, pos, end, msg_name):
+    def skip(self, key: int, pos: int, end: int, msg_name: str) -> int:
         wt = key & 7
         field = f"{msg_name} field #{key >> 3}"
         if wt == 0:
@@ -173,14 +178,14 @@ class _Reader:
             return pos + size
         self.fail(f"{field} has wire type {wt}, which a checkpoint never contains (corrupt data).")
 
-    def text(self, start, stop, field):
+    def text(self, start: int, stop: int, field: str) -> str:
         try:
             return bytes(self.data[start:stop]).decode("utf-8")
         except UnicodeDecodeError as e:
             self.fail(f"field '{field}' is not valid UTF-8 ({e.reason} at byte {e.start}).")
 
 
-def _parse_tensor(r, pos, end, t):
+def _parse_tensor(r: _Reader, pos: int, end: int, t: dict[str, Any]) -> None:
     """Merge one TensorProto into dict ``t`` (protobuf merge semantics: dims append, scalars overwrite)."""
     while pos < end:
         key, pos = r.varint(pos, end, "TensorProto field key")
@@ -205,10 +210,10 @@ def _parse_tensor(r, pos, end, t):
             pos = r.skip(key, pos, end, "TensorProto")
 
 
-def _parse_value(r, pos, end):
+def _parse_value(r: _Reader, pos: int, end: int) -> dict[str, Any]:
     """One ``Checkpoint.Value`` -> dict(tag, kind, dims, type, content)."""
-    v = {"tag": None, "kind": None}
-    t = None
+    v: dict[str, Any] = {"tag": None, "kind": None}
+    t: dict[str, Any] | None = None
     while pos < end:
         key, pos = r.varint(pos, end, "Value field key")
         if key == 0x0A:
@@ -217,7 +222,7 @@ def _parse_value(r, pos, end):
             r.where += f"(tag {v['tag']!r}) "
         elif key == 0x12:
             start, pos = r.length(pos, end, "tensor")
-            if v["kind"] != "tensor":
+            if v["kind"] != "tensor" or t is None:  # (t is set whenever kind is "tensor")
                 t = {"dims": [], "type": None, "content": None}
             v["kind"] = "tensor"
             _parse_tensor(r, start, pos, t)
@@ -241,9 +246,9 @@ def _parse_value(r, pos, end):
     return v
 
 
-def _records(r, end):
+def _records(r: _Reader, end: int) -> list[dict[str, Any]]:
     """Split the buffer into Value records (the top level may only hold Checkpoint.value, field 1)."""
-    out = []
+    out: list[dict[str, Any]] = []
     pos = 0
     while pos < end:
         r.where = f"record {len(out)} at byte {pos} "
@@ -259,7 +264,7 @@ def _records(r, end):
     return out
 
 
-def _convert(r, group):
+def _convert(r: _Reader, group: list[dict[str, Any]]) -> np.ndarray | str | bytes:
     """Consecutive records of one tag -> NumPy array, str, or bytes (``random_op``)."""
     if any(rec["kind"] == "maptensor" for rec in group):
         r.fail("is a MapTensor (MapParameter) record, which mindspore_hl does not support.")
@@ -299,13 +304,15 @@ def _convert(r, group):
         r.fail(f"dims {dims} of {tensor_type} cannot form an array ({e}).")
 
 
-def parse(data, source="<bytes>", crc_check=False):
+def parse(data: bytes | bytearray | memoryview, source: str = "<bytes>",
+          crc_check: bool = False) -> list[tuple[str, Any]]:
     """Decode checkpoint bytes.
 
     Args:
         data: the file contents (bytes-like).
         source: the file name used in error messages.
-        crc_check: verify the ``crc_num`` trailer (warns when there is none, like MindSpore).
+        crc_check: verify the ``crc_num`` trailer; a missing trailer is an error (MindSpore only warns), since a
+            file cut at a record boundary would otherwise load as a silent prefix.
 
     Returns:
         list of ``(name, value)`` in file order; value is a read-only NumPy array (a view into ``data``), a
@@ -324,10 +331,12 @@ def parse(data, source="<bytes>", crc_check=False):
             r.fail(f"crc check failed: the trailer says {stored} but the content's crc32 is "
                    f"{zlib.crc32(data[:end])}; the file is damaged.")
     elif crc_check:
-        warnings.warn(f"{source}: crc_check=True but the checkpoint has no crc_num trailer; nothing to verify.",
-                      stacklevel=3)
+        # A file cut at a record boundary parses as a shorter valid file: without the trailer nothing would tell.
+        r.fail("crc_check=True but the file does not end with a crc_num trailer: it was cut short (an "
+               "interrupted copy or write) or saved without crc_check. Load it with crc_check=False only if it "
+               "was saved without one.")
     records = _records(r, end)
-    out = []
+    out: list[tuple[str, Any]] = []
     i = 0
     while i < len(records):
         j = i + 1
@@ -339,9 +348,35 @@ def parse(data, source="<bytes>", crc_check=False):
     return out
 
 
-def read(path, crc_check=False):
-    """Read a MindSpore ``.ckpt`` file; see :func:`parse` for the result and errors."""
+def file_kind(path: str | os.PathLike[str]) -> str | None:
+    """``None`` for a regular file (or a link to one), else what ``path`` is: 'a directory', 'a FIFO'... ."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        return None
+    for test, what in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return what
+    return "not a regular file"
+
+
+def read(path: str | os.PathLike[str], crc_check: bool = False) -> list[tuple[str, Any]]:
+    """Read a MindSpore ``.ckpt`` file; see :func:`parse` for the result and errors.
+
+    Raises:
+        CheckpointError: ``path`` is not a regular file (reading a FIFO would block) or its data is broken.
+        OSError: the file cannot be read (the message names it).
+    """
     path = os.fspath(path)
-    with open(path, "rb") as f:
-        data = f.read()
+    try:
+        kind = file_kind(path)
+        if kind is not None:
+            raise CheckpointError(f"{path}: is {kind}, not a checkpoint file.")
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        if e.filename is not None or e.errno is None:
+            raise
+        raise OSError(e.errno, f"{e.strerror} while reading", path) from e
     return parse(data, source=path, crc_check=crc_check)

@@ -1,6 +1,10 @@
 """``load_checkpoint`` and ``load_param_into_net`` (MindSpore 2.10 signatures and semantics)."""
+from __future__ import annotations
+
 import logging
 import os
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -8,6 +12,10 @@ from . import _ckpt_format, _safetensors
 from ._save import ST_RESERVED_METADATA, check_format, wait_async_save
 
 __all__ = ["load_checkpoint", "load_param_into_net", "ParameterMismatchError"]
+
+if TYPE_CHECKING:
+    from ..common.parameter import Parameter
+    from ..nn.cell import Cell
 
 _log = logging.getLogger(__name__)
 _FLOATS = ("Float16", "Float32", "Float64", "BFloat16")
@@ -21,7 +29,7 @@ class ParameterMismatchError(ValueError, RuntimeError):
     """
 
 
-def _check_prefix(prefix, arg):
+def _check_prefix(prefix: str | Sequence[str] | None, arg: str) -> tuple[str, ...] | None:
     if prefix is None:
         return None
     if isinstance(prefix, str):
@@ -33,7 +41,8 @@ def _check_prefix(prefix, arg):
     return tuple(prefix)
 
 
-def _selected(name, specify_prefix, filter_prefix, choice_func):
+def _selected(name: str, specify_prefix: tuple[str, ...] | None, filter_prefix: tuple[str, ...] | None,
+              choice_func: Callable[[str], bool] | None) -> bool:
     """MindSpore's rule: the deprecated prefix arguments, when given, override choice_func."""
     if specify_prefix is None and filter_prefix is None:
         return choice_func is None or bool(choice_func(name))
@@ -42,7 +51,7 @@ def _selected(name, specify_prefix, filter_prefix, choice_func):
     return not (filter_prefix and name.startswith(filter_prefix))
 
 
-def _load_path(ckpt_file_name, format):
+def _load_path(ckpt_file_name: str | os.PathLike[str], format: str) -> str:
     if not isinstance(ckpt_file_name, (str, os.PathLike)):
         raise TypeError(f"For 'load_checkpoint', 'ckpt_file_name' must be a str, but got "
                         f"{type(ckpt_file_name).__name__}.")
@@ -51,29 +60,37 @@ def _load_path(ckpt_file_name, format):
         raise ValueError(f"For 'load_checkpoint', with format={format!r} the checkpoint file should end with "
                          f"'.{format}', but got {path!r}.")
     path = os.path.realpath(path)
-    if not os.path.isfile(path):
+    if not os.path.exists(path):
         raise ValueError(f"For 'load_checkpoint', the checkpoint file {path} does not exist; check "
+                         f"'ckpt_file_name'.")
+    kind = _ckpt_format.file_kind(path)
+    if kind is not None:  # checked before opening: reading a FIFO would block forever
+        raise ValueError(f"For 'load_checkpoint', {path} is {kind}, not a checkpoint file; check "
                          f"'ckpt_file_name'.")
     return path
 
 
-def _read_safetensors(path, crc_check):
+def _read_safetensors(path: str, crc_check: bool) -> list[tuple[str, Any]]:
     tensors, metadata, crc = _safetensors.read(path, with_crc=crc_check)
     if crc_check:
         if "crc_num" not in metadata:
-            _log.warning("%s: crc_check=True but the safetensors file has no crc_num metadata.", path)
-        elif str(crc) != metadata["crc_num"]:
+            raise _safetensors.SafetensorsError(f"{path}: crc_check=True but the file has no crc_num metadata: it "
+                                                f"was saved without crc_check, or altered. Load it with "
+                                                f"crc_check=False only if it was saved without one.")
+        if str(crc) != metadata["crc_num"]:
             raise _safetensors.SafetensorsError(f"{path}: crc check failed: the metadata says "
                                                 f"{metadata['crc_num']} but the data's crc32 is {crc}.")
-    strs = []
+    strs: list[tuple[str, Any]] = []
     if metadata.get("format") == "ms":  # str entries saved by save_checkpoint live in the metadata
         strs = [(k, v) for k, v in metadata.items() if k not in ST_RESERVED_METADATA]
     return tensors + strs
 
 
-def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=None, dec_key=None,
-                    dec_mode="AES-GCM", specify_prefix=None, choice_func=None, crc_check=False,
-                    remove_redundancy=False, format="ckpt"):
+def load_checkpoint(ckpt_file_name: str | os.PathLike[str], net: Cell | None = None, strict_load: bool = False,
+                    filter_prefix: str | Sequence[str] | None = None, dec_key: bytes | None = None,
+                    dec_mode: str = "AES-GCM", specify_prefix: str | Sequence[str] | None = None,
+                    choice_func: Callable[[str], bool] | None = None, crc_check: bool = False,
+                    remove_redundancy: bool = False, format: str = "ckpt") -> dict[str, Any]:
     """Load a ``.ckpt`` / ``.safetensors`` file into a dict name -> Parameter (str entries stay str).
 
     Args:
@@ -84,7 +101,8 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
         dec_key, dec_mode: decryption is not supported; a non-None ``dec_key`` raises NotImplementedError.
         specify_prefix: (deprecated in MindSpore) only names starting with it are loaded.
         choice_func: ``choice_func(name) -> bool`` selects entries; ignored when a prefix argument is given.
-        crc_check: verify the crc32 trailer / metadata (a missing one only logs a warning, like MindSpore).
+        crc_check: verify the crc32 trailer / metadata. A missing one is an error (MindSpore only warns): a
+            ``.ckpt`` file cut at a record boundary would otherwise load as a silent prefix of the saved values.
         remove_redundancy: parallel-only option; a single-process checkpoint has no redundancy to restore.
         format: ``'ckpt'`` or ``'safetensors'``.
 
@@ -96,7 +114,7 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
             and the broken record), or nothing left after filtering.
     """
     from mindspore_hl.common.dtype import from_numpy
-    from mindspore_hl.common.parameter import Parameter
+    from mindspore_hl.common.parameter import Parameter  # noqa: F811 - the runtime import of the hinted name
     from mindspore_hl.common.tensor import Tensor
 
     api = "load_checkpoint"
@@ -119,7 +137,7 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     else:
         items = _read_safetensors(path, crc_check)
 
-    parameter_dict = {}
+    parameter_dict: dict[str, Any] = {}
     for name, value in items:
         if not _selected(name, specify_prefix, filter_prefix, choice_func):
             continue
@@ -135,7 +153,7 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     return parameter_dict
 
 
-def _update_param(param, new_param, strict_load):
+def _update_param(param: Parameter, new_param: Any, strict_load: bool) -> None:
     """Copy ``new_param`` into ``param``: reshape trailing 1-dims away, cast within float / int families."""
     from mindspore_hl.common.dtype import from_numpy
     from mindspore_hl.common.tensor import Tensor
@@ -168,7 +186,8 @@ def _update_param(param, new_param, strict_load):
     param.set_data(Tensor(arr, dtype=param.dtype))
 
 
-def _load_prefixed(net, parameter_dict, param_not_load, used, strict_load):
+def _load_prefixed(net: Cell, parameter_dict: dict[str, Any], param_not_load: list[str], used: set[str],
+                   strict_load: bool) -> None:
     """MindSpore's fallback for unloaded params: find a checkpoint name ending with one, take the prefix
     (e.g. ``'network.'``) and load every still-unloaded param whose prefixed name is in the checkpoint."""
     while param_not_load:
@@ -191,7 +210,8 @@ def _load_prefixed(net, parameter_dict, param_not_load, used, strict_load):
                 used.add(ckpt_name)
 
 
-def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundancy=False):
+def load_param_into_net(net: Cell, parameter_dict: dict[str, Any], strict_load: bool = False,
+                        remove_redundancy: bool = False) -> tuple[list[str], list[str]]:
     """Copy checkpoint values into the net's Parameters, matched by ``Parameter.name``.
 
     Args:
@@ -222,7 +242,8 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
     for arg, value in (("strict_load", strict_load), ("remove_redundancy", remove_redundancy)):
         if not isinstance(value, bool):
             raise TypeError(f"For '{api}', '{arg}' must be a bool, but got {type(value).__name__}.")
-    param_not_load, used = [], set()
+    param_not_load: list[str] = []
+    used: set[str] = set()
     for _, param in net.parameters_and_names():
         if param.name in parameter_dict:
             _update_param(param, parameter_dict[param.name], strict_load)

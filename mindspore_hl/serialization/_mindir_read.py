@@ -168,7 +168,7 @@ _PRIMITIVES: dict[str, tuple[Callable[..., Any], bool]] = {
     "MatMul": (_matmul, False),
     "MatMulExt": (lambda a, b: ops.matmul(a, b), False),
     "BatchMatMul": (_matmul, False),
-    "BiasAdd": (lambda x, b, data_format=0: ops.bias_add(x, b), False),
+    "BiasAdd": (lambda x, b, data_format=0: ops.bias_add(x, b), False),  # type: ignore[attr-defined]
     "ReLU": (ops.relu, False),
     "Sigmoid": (ops.sigmoid, False),
     "Tanh": (ops.tanh, False),
@@ -247,8 +247,9 @@ class MindIRGraph:
                 continue
             prim = self._primitive_of(node)
             if prim.op_type not in SUPPORTED_PRIMITIVES:
+                supported = ", ".join(sorted(SUPPORTED_PRIMITIVES))
                 raise MindIRError(f"{self._where(node)}: MindSpore primitive {prim.op_type!r} is not supported by "
-                                  f"mindspore_hl's MindIR reader (supported: {', '.join(sorted(SUPPORTED_PRIMITIVES))}).")
+                                  f"mindspore_hl's MindIR reader (supported: {supported}).")
 
     def _run(self, params: dict[str, Any], *inputs: Any) -> Any:
         env: dict[str, Any] = {name: wrap(v) for name, v in params.items()}
@@ -289,7 +290,7 @@ class MindIRGraph:
         if len(inputs) != len(self._inputs):
             raise ValueError(f"{self.path}: the graph takes {len(self._inputs)} input(s), but got {len(inputs)}.")
         arrays = []
-        for i, (x, (name, shape, dtype)) in enumerate(zip(inputs, self._inputs)):
+        for i, (x, (_name, shape, dtype)) in enumerate(zip(inputs, self._inputs)):
             a = to_array(x)
             if len(a.shape) != len(shape) or any(s not in (-1, d) for s, d in zip(shape, a.shape)):
                 raise ValueError(f"{self.path}: input {i} must have shape {shape} (as exported), but got "

@@ -177,8 +177,8 @@ def _conv2d(r: _Recorder, x, weight, bias=None, stride=1, pad_mode="valid", padd
     sh, sw = _two(stride)
     dh, dw = _two(dilation)
     if pad_mode == "same":
-        pad_list = _same_pads(h, kh, sh, dh) + _same_pads(w, kw, sw, dw)
-        pad = (0, 0, 0, 0)
+        pad_list: tuple[int, ...] = _same_pads(h, kh, sh, dh) + _same_pads(w, kw, sw, dw)
+        pad: tuple[int, ...] = (0, 0, 0, 0)
     elif pad_mode == "pad":
         p = (padding,) * 4 if isinstance(padding, (int, np.integer)) else tuple(padding)
         pad = pad_list = (p[0], p[0], p[1], p[1]) if len(p) == 2 else tuple(int(v) for v in p)

@@ -5,10 +5,14 @@ then the raw little-endian C-order tensor bytes. The header maps each name to ``
 "data_offsets": [begin, end]}`` (offsets relative to the data section, which must be covered with no holes or
 overlaps) plus an optional ``"__metadata__"`` str -> str map. MindSpore writes ``{"format": "ms"}`` there.
 """
+from __future__ import annotations
+
 import json
 import math
 import os
 import zlib
+from collections.abc import Iterable
+from typing import Any, NoReturn
 
 import ml_dtypes
 import numpy as np
@@ -32,7 +36,8 @@ class SafetensorsError(ValueError):
     """A safetensors file is truncated, corrupt or not a safetensors file."""
 
 
-def write(path, tensors, metadata=None, crc_key=None):
+def write(path: str | os.PathLike[str], tensors: Iterable[tuple[str, Any]], metadata: dict[str, str] | None = None,
+          crc_key: str | None = None) -> None:
     """Write a safetensors file atomically.
 
     Args:
@@ -42,7 +47,7 @@ def write(path, tensors, metadata=None, crc_key=None):
         crc_key: if given, also store ``str(crc32 of the tensors' bytes in name order)`` under this metadata key
             (MindSpore's ``crc_num``).
     """
-    entries = []
+    entries: list[tuple[str, str, np.ndarray]] = []
     for name, value in tensors:
         arr = np.asarray(value)
         if arr.dtype.byteorder == ">":
@@ -60,13 +65,13 @@ def write(path, tensors, metadata=None, crc_key=None):
     metadata = dict(metadata or {})
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in metadata.items()):
         raise TypeError("safetensors metadata must map str to str.")
-    bufs = [memoryview(np.ascontiguousarray(arr).reshape(-1).view(np.uint8)) for _, _, arr in entries]
+    bufs = [np.ascontiguousarray(arr).reshape(-1).view(np.uint8).data for _, _, arr in entries]
     if crc_key is not None:
         crc = 0
         for buf in bufs:
             crc = zlib.crc32(buf, crc)
         metadata[crc_key] = str(crc)
-    header = {_METADATA: metadata} if metadata else {}
+    header: dict[str, Any] = {_METADATA: metadata} if metadata else {}
     offset = 0
     for name, code, arr in entries:
         header[name] = {"dtype": code, "shape": list(arr.shape), "data_offsets": [offset, offset + arr.nbytes]}
@@ -80,7 +85,8 @@ def write(path, tensors, metadata=None, crc_key=None):
             f.write(buf)
 
 
-def read(path, with_crc=False):
+def read(path: str | os.PathLike[str],
+         with_crc: bool = False) -> tuple[list[tuple[str, np.ndarray]], dict[str, str], int | None]:
     """Read a safetensors file.
 
     Args:
@@ -98,7 +104,7 @@ def read(path, with_crc=False):
     with open(path, "rb") as f:
         data = f.read()
 
-    def fail(msg):
+    def fail(msg: str) -> NoReturn:
         raise SafetensorsError(f"{path}: {msg}")
 
     if len(data) < 8:

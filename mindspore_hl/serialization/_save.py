@@ -1,7 +1,11 @@
 """``save_checkpoint`` (MindSpore 2.10 signature) with synchronous and background (async) writing."""
+from __future__ import annotations
+
 import logging
 import os
 import threading
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -9,28 +13,32 @@ from . import _ckpt_format, _safetensors
 
 __all__ = ["save_checkpoint", "wait_async_save", "check_format", "ST_RESERVED_METADATA"]
 
+if TYPE_CHECKING:
+    from ..nn.cell import Cell
+
 _log = logging.getLogger(__name__)
 _FORMATS = ("ckpt", "safetensors")
 # safetensors metadata keys that are not str checkpoint entries (str entries live in __metadata__).
 ST_RESERVED_METADATA = ("format", "crc_num", "remove_redundancy")
 
-_pending = []          # background save threads not yet joined
-_errors = []           # exceptions raised by background saves, re-raised by the next wait_async_save()
+_pending: list[threading.Thread] = []  # background save threads not yet joined
+_errors: list[BaseException] = []      # exceptions raised by background saves, re-raised by the next wait_async_save()
 _pending_lock = threading.Lock()
 
 
-def check_format(format, api):
+def check_format(format: str, api: str) -> None:
+    """Raise a ValueError naming ``api`` unless ``format`` is 'ckpt' or 'safetensors'."""
     if format not in _FORMATS:
         raise ValueError(f"For '{api}', 'format' must be 'ckpt' or 'safetensors', but got {format!r}.")
 
 
-def _check_bool(value, arg, api):
+def _check_bool(value: object, arg: str, api: str) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"For '{api}', '{arg}' must be a bool, but got {type(value).__name__} {value!r:.40}.")
     return value
 
 
-def _save_path(ckpt_file_name, format):
+def _save_path(ckpt_file_name: str | os.PathLike[str], format: str) -> str:
     if not isinstance(ckpt_file_name, (str, os.PathLike)):
         raise TypeError(f"For 'save_checkpoint', 'ckpt_file_name' must be a str, but got "
                         f"{type(ckpt_file_name).__name__}.")
@@ -43,7 +51,7 @@ def _save_path(ckpt_file_name, format):
     return path
 
 
-def _host_value(name, value, copy):
+def _host_value(name: str, value: Any, copy: bool) -> np.ndarray | str:
     """A saved value as host NumPy (or str). ``copy`` snapshots it so later training cannot change it."""
     if isinstance(value, str):
         return value
@@ -57,7 +65,7 @@ def _host_value(name, value, copy):
     return np.array(arr, copy=True) if copy else np.asarray(arr)
 
 
-def _append_value(name, value):
+def _append_value(name: str, value: Any) -> np.ndarray | str:
     """append_dict value -> NumPy scalar / str, with MindSpore's dtypes (int -> Int64, float -> Float32)."""
     if isinstance(value, bool):
         return np.asarray(value, np.bool_)
@@ -73,23 +81,24 @@ def _append_value(name, value):
                     f"but append_dict[{name!r}] is {type(value).__name__}.")
 
 
-def _collect(save_obj, choice_func, copy):
+def _collect(save_obj: Any, choice_func: Callable[[str], bool] | None, copy: bool) -> list[tuple[str, Any]]:
     """save_obj (Cell, list of {'name', 'data'} dicts, or dict name -> value) -> list of (name, NumPy | str)."""
     if hasattr(save_obj, "parameters_and_names") and not isinstance(save_obj, (dict, list)):
-        pairs = ((param.name, param) for _, param in save_obj.parameters_and_names())
+        pairs: Iterable[tuple[Any, Any]] = ((param.name, param) for _, param in save_obj.parameters_and_names())
     elif isinstance(save_obj, dict):
         pairs = save_obj.items()
     elif isinstance(save_obj, list):
-        pairs = []
+        listed: list[tuple[Any, Any]] = []
         for i, item in enumerate(save_obj):
             if not isinstance(item, dict) or "name" not in item or "data" not in item:
                 raise TypeError(f"For 'save_checkpoint', each element of a list 'save_obj' must be a dict with "
                                 f"'name' and 'data', but element {i} is {item!r:.80}.")
-            pairs.append((item["name"], item["data"]))
+            listed.append((item["name"], item["data"]))
+        pairs = listed
     else:
         raise TypeError(f"For 'save_checkpoint', 'save_obj' must be a Cell, list or dict, but got "
                         f"{type(save_obj).__name__}.")
-    out = []
+    out: list[tuple[str, Any]] = []
     for name, value in pairs:
         if not isinstance(name, str):
             raise TypeError(f"For 'save_checkpoint', parameter names must be str, but got {type(name).__name__} "
@@ -100,12 +109,12 @@ def _collect(save_obj, choice_func, copy):
     return out
 
 
-def _write(path, entries, crc_check, format):
+def _write(path: str, entries: list[tuple[str, Any]], crc_check: bool, format: str) -> None:
     if format == "ckpt":
         _ckpt_format.write(path, entries, crc_check=crc_check)
         return
-    metadata = {"format": "ms"}
-    tensors = []
+    metadata: dict[str, str] = {"format": "ms"}
+    tensors: list[tuple[str, Any]] = []
     for name, value in entries:
         if isinstance(value, str):
             if name in ST_RESERVED_METADATA:
@@ -117,7 +126,7 @@ def _write(path, entries, crc_check, format):
     _safetensors.write(path, tensors, metadata, crc_key="crc_num" if crc_check else None)
 
 
-def _background_write(path, entries, crc_check, format):
+def _background_write(path: str, entries: list[tuple[str, Any]], crc_check: bool, format: str) -> None:
     try:
         _write(path, entries, crc_check, format)
     except BaseException as e:  # noqa: BLE001 - handed to the caller's next wait_async_save()
@@ -126,7 +135,7 @@ def _background_write(path, entries, crc_check, format):
             _errors.append(e)
 
 
-def wait_async_save(raise_errors=True):
+def wait_async_save(raise_errors: bool = True) -> None:
     """Block until every ``save_checkpoint(..., async_save=True)`` has finished writing.
 
     Args:
@@ -147,8 +156,11 @@ def wait_async_save(raise_errors=True):
         raise RuntimeError(f"An asynchronous save_checkpoint failed: {errors[0]}") from errors[0]
 
 
-def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=False, append_dict=None,
-                    enc_key=None, enc_mode="AES-GCM", choice_func=None, crc_check=False, format="ckpt"):
+def save_checkpoint(save_obj: Cell | list[dict[str, Any]] | dict[str, Any], ckpt_file_name: str | os.PathLike[str],
+                    integrated_save: bool = True, async_save: bool = False, append_dict: dict[str, Any] | None = None,
+                    enc_key: bytes | None = None, enc_mode: str = "AES-GCM",
+                    choice_func: Callable[[str], bool] | None = None, crc_check: bool = False,
+                    format: str = "ckpt") -> None:
     """Save a Cell's parameters (or a list / dict of named tensors) to a ``.ckpt`` or ``.safetensors`` file.
 
     Args:
@@ -182,7 +194,7 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
         if not isinstance(key, str):
             raise TypeError(f"For 'save_checkpoint', append_dict keys must be str, but got {key!r:.60}.")
         entries.append((key, _append_value(key, value)))
-    seen = set()
+    seen: set[str] = set()
     for name, _ in entries:
         if name in seen:
             raise ValueError(f"For 'save_checkpoint', two entries are named {name!r}; checkpoint names must be unique.")

@@ -7,8 +7,12 @@ network is ``TrainOneStepCell/network/_backbone/conv1/conv_general_dilated``; th
 ``transpose(jvp(...))`` scopes) is put under ``Gradients/``. Calls of nested jitted functions are inlined;
 loops and conditionals stay one node. State inputs are ``Parameters/<parameter name>`` nodes.
 """
+from __future__ import annotations
+
 import json
 import re
+from collections.abc import Sequence
+from typing import Any
 
 from jax.extend.core import Var
 from tensorboardX.proto.attr_value_pb2 import AttrValue
@@ -25,7 +29,7 @@ _INLINE = {"pjit": "jaxpr", "jit": "jaxpr", "closed_call": "call_jaxpr", "core_c
            "remat": "jaxpr", "checkpoint": "jaxpr"}
 
 
-def cell_tree(cell, name=None):
+def cell_tree(cell: Any, name: str | None = None) -> dict[str, Any]:
     """``{"name", "type", "params": [[param name, shape, dtype], ...], "children": [...]}`` for a Cell."""
     return {
         "name": type(cell).__name__ if name is None else name,
@@ -35,13 +39,15 @@ def cell_tree(cell, name=None):
     }
 
 
-def cell_tree_json(cell):
+def cell_tree_json(cell: Any) -> str:
+    """:func:`cell_tree` as JSON text (what SummaryCollector writes as ``network/cell_tree``)."""
     return json.dumps(cell_tree(cell))
 
 
-def _scope(name_stack):
+def _scope(name_stack: object) -> str:
     """'transpose(jvp(net))/fc' -> 'Gradients/net/fc'; 'jvp(net)/fc' -> 'net/fc'."""
-    parts, grad = [], False
+    parts: list[str] = []
+    grad = False
     for comp in str(name_stack).split("/"):
         m = _WRAPPED.match(comp)
         while m:
@@ -53,27 +59,28 @@ def _scope(name_stack):
     return "/".join((["Gradients"] if grad else []) + parts)
 
 
-def _shape_attr(avals):
+def _shape_attr(avals: Sequence[Any]) -> AttrValue:
     shapes = [TensorShapeProto(dim=[TensorShapeProto.Dim(size=int(d)) for d in getattr(a, "shape", ())])
               for a in avals]
     return AttrValue(list=AttrValue.ListValue(shape=shapes))
 
 
-def _dtype_attr(avals):
+def _dtype_attr(avals: Sequence[Any]) -> AttrValue:
     return AttrValue(s=",".join(str(getattr(a, "dtype", "")) for a in avals).encode())
 
 
 class _Builder:
-    def __init__(self):
-        self.nodes = []
-        self.used = {}
+    def __init__(self) -> None:
+        self.nodes: list[NodeDef] = []
+        self.used: dict[str, int] = {}
 
-    def unique(self, name):
+    def unique(self, name: str) -> str:
         n = self.used.get(name, 0)
         self.used[name] = n + 1
         return name if n == 0 else f"{name}_{n}"
 
-    def add(self, name, op, inputs, avals, extra=None):
+    def add(self, name: str, op: str, inputs: list[str], avals: Sequence[Any],
+            extra: dict[str, Any] | None = None) -> str:
         node = NodeDef(name=name, op=op, input=inputs)
         node.attr["_output_shapes"].CopyFrom(_shape_attr(avals))
         node.attr["dtype"].CopyFrom(_dtype_attr(avals))
@@ -82,7 +89,7 @@ class _Builder:
         self.nodes.append(node)
         return name
 
-    def walk(self, jaxpr, env, prefix):
+    def walk(self, jaxpr: Any, env: dict[Any, str], prefix: str) -> None:
         for eqn in jaxpr.eqns:
             scope = "/".join(p for p in (prefix, _scope(eqn.source_info.name_stack)) if p)
             inputs = [env[v] for v in eqn.invars if isinstance(v, Var) and v in env]
@@ -90,10 +97,10 @@ class _Builder:
             inner = eqn.params.get(sub) if sub else None
             if inner is not None:
                 closed = getattr(inner, "jaxpr", inner)
-                inner_env = {iv: env.get(v) for iv, v in zip(closed.invars, eqn.invars) if isinstance(v, Var)}
+                known = {iv: env.get(v) for iv, v in zip(closed.invars, eqn.invars) if isinstance(v, Var)}
                 for c in closed.constvars:
-                    inner_env[c] = self.add(self.unique(f"{scope}/const"), "Const", [], [c.aval])
-                inner_env = {k: v for k, v in inner_env.items() if v is not None}
+                    known[c] = self.add(self.unique(f"{scope}/const"), "Const", [], [c.aval])
+                inner_env = {k: v for k, v in known.items() if v is not None}
                 self.walk(closed, inner_env, scope)
                 for outer, inner_out in zip(eqn.outvars, closed.outvars):
                     if isinstance(inner_out, Var) and inner_out in inner_env:
@@ -106,11 +113,11 @@ class _Builder:
                 env[out] = name if k == 0 else f"{name}:{k}"
 
 
-def jaxpr_to_graph_def(closed_jaxpr, input_names=()):
+def jaxpr_to_graph_def(closed_jaxpr: Any, input_names: Sequence[tuple[str, str] | None] = ()) -> GraphDef:
     """A TensorBoard ``GraphDef`` of ``closed_jaxpr``; ``input_names`` name its inputs in order."""
     jaxpr = closed_jaxpr.jaxpr
     b = _Builder()
-    env = {}
+    env: dict[Any, str] = {}
     for i, var in enumerate(jaxpr.invars):
         given = input_names[i] if i < len(input_names) else None
         name, op = given if given is not None else (f"inputs/{i}", "Placeholder")
@@ -121,7 +128,7 @@ def jaxpr_to_graph_def(closed_jaxpr, input_names=()):
     return GraphDef(node=b.nodes, versions=VersionDef(producer=22))
 
 
-def step_input_names(params, n_arrays):
+def step_input_names(params: Sequence[Any], n_arrays: int) -> list[tuple[str, str]]:
     """Names of a StepRunner step's flattened inputs: state Parameters, the RNG key, the batch columns."""
     names = [(f"Parameters/{p.name}", "Parameter") for p in params]
     names.append(("rng_key", "Placeholder"))

@@ -4,8 +4,11 @@ The schema follows MindSpore's ``lineage.proto`` (field numbers checked against 
 file); MindInsight and the project's dashboard read these files. The classes are built at import time from a
 descriptor, so no generated code is needed.
 """
+from __future__ import annotations
+
 import json
 import time
+from typing import Any
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
@@ -34,7 +37,7 @@ _SCHEMA = {
 }
 
 
-def _build():
+def _build() -> Any:
     fdp = descriptor_pb2.FileDescriptorProto(name="mindspore_hl_lineage.proto", package=_PKG, syntax="proto2")
     for msg_name, fields in _SCHEMA.items():
         msg = fdp.message_type.add(name=msg_name)
@@ -59,11 +62,11 @@ def _build():
 LineageEvent = _build()
 
 
-def _event(step):
+def _event(step: int) -> Any:
     return LineageEvent(wall_time=time.time(), step=int(step))
 
 
-def train_lineage_event(info, step=0):
+def train_lineage_event(info: dict[str, Any], step: int = 0) -> Any:
     """A ``LineageEvent`` with ``train_lineage`` from a dict (keys as in HyperParameters / TrainDataset /
     Algorithm, plus ``model_path`` and ``model_size``); missing keys are left unset."""
     e = _event(step)
@@ -92,7 +95,8 @@ def train_lineage_event(info, step=0):
     return e
 
 
-def eval_lineage_event(metrics, valid_dataset_size=None, valid_dataset_path=None, step=0):
+def eval_lineage_event(metrics: dict[str, Any], valid_dataset_size: int | None = None,
+                       valid_dataset_path: str | None = None, step: int = 0) -> Any:
     """A ``LineageEvent`` with ``evaluation_lineage``: the metrics as JSON and the validation dataset."""
     e = _event(step)
     ev = e.evaluation_lineage
@@ -104,7 +108,7 @@ def eval_lineage_event(metrics, valid_dataset_size=None, valid_dataset_path=None
     return e
 
 
-def user_info_event(custom, step=0):
+def user_info_event(custom: dict[str, int | float | str], step: int = 0) -> Any:
     """A ``LineageEvent`` with ``user_defined_info`` from ``{str: int | float | str}``."""
     e = _event(step)
     u = e.user_defined_info
@@ -118,7 +122,7 @@ def user_info_event(custom, step=0):
     return e
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """A metric value as JSON-serialisable data (NumPy arrays become lists)."""
     if hasattr(value, "tolist"):
         return value.tolist()

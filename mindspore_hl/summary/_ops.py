@@ -14,7 +14,10 @@ step runs: one ``ScalarSummary`` in LeNet5 cost 1-5 ms per step on the 2-core CP
 (``python -m benchmarks.model_train``, batch 32 and 256), against 3.8 / 42 ms steps. Returning the values as
 extra outputs of the step would be cheaper but would work only where Model owns the step.
 """
+from __future__ import annotations
+
 import threading
+from typing import Any
 
 import jax
 import numpy as np
@@ -24,23 +27,23 @@ from ..ops import add_summary_listener
 __all__ = ["listen", "take_pending", "clear_pending"]
 
 _lock = threading.Lock()
-_pending = {}  # tag -> (kind, numpy value)
-_registered = []
+_pending: dict[str, tuple[str, np.ndarray]] = {}  # tag -> (kind, numpy value)
+_registered: list[Any] = []
 
 
-def _store(kind, tag, value):
+def _store(kind: str, tag: str, value: Any) -> None:
     with _lock:
         _pending[tag] = (kind, np.asarray(value))
 
 
-def listen():
+def listen() -> None:
     """Start receiving summary-op values (idempotent; stays registered for the process)."""
     with _lock:
         if not _registered:
             _registered.append(add_summary_listener(_store))
 
 
-def take_pending():
+def take_pending() -> dict[str, tuple[str, np.ndarray]]:
     """``{tag: (kind, value)}`` received since the last call (first waits for running steps' callbacks)."""
     jax.effects_barrier()
     with _lock:
@@ -49,6 +52,7 @@ def take_pending():
     return out
 
 
-def clear_pending():
+def clear_pending() -> None:
+    """Drop the values received so far (e.g. those of an evaluation, which are not train values)."""
     with _lock:
         _pending.clear()

@@ -9,6 +9,8 @@ Values given to ``add_value`` (and those of the summary ops in ``construct``) ar
 ``record(step)``. The file is flushed by ``flush()``, by ``record`` when ``FLUSH_SECONDS`` have passed since
 the last flush, and by ``close()``.
 """
+from __future__ import annotations
+
 import io
 import logging
 import math
@@ -17,6 +19,8 @@ import socket
 import struct
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 import google_crc32c
 import numpy as np
@@ -44,7 +48,7 @@ _TF_DTYPES = {"float16": 19, "float32": 1, "float64": 2, "int32": 3, "int64": 9,
               "int8": 6, "int16": 5, "uint16": 17, "uint32": 22, "uint64": 23}
 
 
-def _masked_crc(data):
+def _masked_crc(data: bytes) -> int:
     crc = google_crc32c.value(data)
     return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
 
@@ -53,7 +57,7 @@ class _RecordWriter(RecordWriter):
     """tensorboardX's TFRecord writer with the CRC from google-crc32c (tensorboardX falls back to a pure-Python
     CRC unless the separate ``crc32c`` package is installed; that costs ~15 ms per image record)."""
 
-    def write(self, data):
+    def write(self, data: bytes) -> None:
         header = struct.pack("<Q", len(data))
         self._writer.write(header + struct.pack("<I", _masked_crc(header)) + data +
                            struct.pack("<I", _masked_crc(data)))
@@ -62,7 +66,7 @@ class _RecordWriter(RecordWriter):
 class _MSEventsWriter(EventsWriter):
     """tensorboardX's EventsWriter with MindSpore's file name (the rest -- framing, version record -- as is)."""
 
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self._file_name = path
         self._num_outstanding_events = 0
         self._py_recordio_writer = _RecordWriter(path)
@@ -71,12 +75,12 @@ class _MSEventsWriter(EventsWriter):
         self.write_event(self._event)
 
 
-def _device_id():
+def _device_id() -> int:
     from .. import context
     return context.get_context("device_id") or 0
 
 
-def _array(value, what):
+def _array(value: Any, what: str) -> np.ndarray:
     if isinstance(value, Tensor):
         return value.asnumpy()
     if isinstance(value, (np.ndarray, np.generic, int, float, bool)) or hasattr(value, "__array__"):
@@ -85,7 +89,7 @@ def _array(value, what):
                     f"{type(value).__name__}.")
 
 
-def image_canvas(batch):
+def image_canvas(batch: Any) -> np.ndarray:
     """(N, C, H, W) -> one HWC uint8 RGB image with the N images in a grid (8 per row), as MindSpore tiles them."""
     batch = np.asarray(batch, np.float64)
     if batch.ndim != 4 or batch.shape[1] not in (1, 3, 4):
@@ -107,7 +111,7 @@ def image_canvas(batch):
     return canvas
 
 
-def image_summary(tag, canvas):
+def image_summary(tag: str, canvas: np.ndarray) -> Summary:
     """A ``Summary`` with one PNG image (fast zlib level: the collector writes one per collected step)."""
     from PIL import Image
     buf = io.BytesIO()
@@ -117,7 +121,7 @@ def image_summary(tag, canvas):
                                                                      encoded_image_string=buf.getvalue()))])
 
 
-def histogram_summary(tag, value):
+def histogram_summary(tag: str, value: Any) -> Summary:
     """A ``Summary`` histogram of the finite values in ``_HISTOGRAM_BINS`` linear buckets (min to max)."""
     values = np.asarray(value, np.float64).ravel()
     values = values[np.isfinite(values)]
@@ -128,7 +132,7 @@ def histogram_summary(tag, value):
                              float(np.sum(values * values)), edges[1:].tolist(), counts.tolist())
 
 
-def tensor_summary(tag, array):
+def tensor_summary(tag: str, array: Any) -> Summary:
     """A ``Summary`` holding the whole array as a TensorProto (plugin 'tensor')."""
     array = np.ascontiguousarray(array)
     proto = TensorProto(dtype=_TF_DTYPES.get(str(array.dtype), 1),
@@ -141,7 +145,7 @@ def tensor_summary(tag, array):
     return Summary(value=[value])
 
 
-def text_summary(tag, text):
+def text_summary(tag: str, text: str) -> Summary:
     """A text-plugin ``Summary`` with exactly ``tag`` (tensorboardX would append '/text_summary')."""
     s = tbx.text(tag, text)
     s.value[0].tag = tag
@@ -167,8 +171,9 @@ class SummaryRecord:
         ...     record.record(1)
     """
 
-    def __init__(self, log_dir, file_prefix="events", file_suffix="_MS", num_process=32, network=None,
-                 max_file_size=None, raise_exception=False, export_options=None):
+    def __init__(self, log_dir: str | os.PathLike[str], file_prefix: str = "events", file_suffix: str = "_MS",
+                 num_process: int = 32, network: Any = None, max_file_size: int | None = None,
+                 raise_exception: bool = False, export_options: dict[str, Any] | None = None) -> None:
         for name, value in (("log_dir", log_dir), ("file_prefix", file_prefix), ("file_suffix", file_suffix)):
             if not isinstance(value, (str, os.PathLike)):
                 raise TypeError(f"For 'SummaryRecord', '{name}' must be a str, but got {type(value).__name__}.")
@@ -183,29 +188,30 @@ class SummaryRecord:
         self.event_file_name = os.path.join(self.log_dir, base(stamp) + file_suffix)
         self.lineage_file_name = os.path.join(self.log_dir, base(stamp) + "_lineage")
         self._writer = _MSEventsWriter(self.event_file_name)
-        self._lineage = None
+        self._lineage: _RecordWriter | None = None
         self._max_file_size, self._raise = max_file_size, bool(raise_exception)
         self._written, self._full = len(self._writer._event.SerializeToString()) + 16, False
-        self._pending = []  # (plugin, tag, value) waiting for record()
+        self._pending: list[tuple[str, str, Any]] = []  # (plugin, tag, value) waiting for record()
         self._mode = "train"
         self._last_flush = time.time()
         self._closed = False
         _ops.listen()
         _ops.clear_pending()
 
-    def __enter__(self):
+    def __enter__(self) -> SummaryRecord:
         return self
 
-    def __exit__(self, *err):
+    def __exit__(self, *err: object) -> None:
         self.close()
 
-    def set_mode(self, mode):
+    def set_mode(self, mode: str) -> None:
+        """'train' or 'eval': summary-op values are taken into ``record`` only in 'train' mode."""
         """'train' records the values of summary ops in ``construct``; 'eval' does not."""
         if mode not in ("train", "eval"):
             raise ValueError(f"For 'SummaryRecord.set_mode', mode must be 'train' or 'eval', but got {mode!r}.")
         self._mode = mode
 
-    def add_value(self, plugin, name, value):
+    def add_value(self, plugin: str, name: str, value: Any) -> None:
         """Buffer ``value`` under tag ``name`` for the next ``record``.
 
         Args:
@@ -238,7 +244,7 @@ class SummaryRecord:
                 image_canvas(value)  # validate now, not at record time
         self._pending.append((plugin, name, value))
 
-    def _summaries(self, plugin, tag, value):
+    def _summaries(self, plugin: str, tag: str, value: Any) -> Summary:
         if plugin == "scalar":
             return tbx.scalar(tag, float(np.asarray(value).reshape(())))
         if plugin == "image":
@@ -249,7 +255,8 @@ class SummaryRecord:
             return tensor_summary(tag, value)
         return text_summary(tag, value)
 
-    def record(self, step, train_network=None, plugin_filter=None):
+    def record(self, step: int, train_network: Any = None,
+               plugin_filter: Callable[[str], bool] | None = None) -> bool:
         """Write the buffered values (and, in 'train' mode, the summary ops' values) at ``step``.
 
         Args:
@@ -279,12 +286,13 @@ class SummaryRecord:
             self.flush()
         return True
 
-    def write_summary(self, summary, step):
+    def write_summary(self, summary: Summary, step: int) -> None:
+        """Write a ready-made ``Summary`` proto (e.g. tensorboardX's hparams) at ``step`` right away."""
         """Write a ready ``Summary`` proto (e.g. tensorboardX's hparams summaries) at ``step``."""
         self._check_open()
         self._write(Event(wall_time=time.time(), step=int(step), summary=summary))
 
-    def _write(self, event):
+    def _write(self, event: Event) -> None:
         data = event.SerializeToString()
         if self._max_file_size is not None and self._written + len(data) + 16 > self._max_file_size:
             if not self._full:
@@ -300,7 +308,7 @@ class SummaryRecord:
                 raise
             _log.error("SummaryRecord: writing %s failed: %s", self.event_file_name, e)
 
-    def _write_lineage(self, event):
+    def _write_lineage(self, event: Any) -> None:
         if not isinstance(event, LineageEvent):
             raise TypeError(f"For 'add_value', lineage values must be LineageEvent records, but got "
                             f"{type(event).__name__}.")
@@ -310,17 +318,19 @@ class SummaryRecord:
         self._lineage.write(event.SerializeToString())
         self._lineage.flush()
 
-    def _check_open(self):
+    def _check_open(self) -> None:
         if self._closed:
             raise RuntimeError(f"SummaryRecord for {self.log_dir} is closed.")
 
-    def flush(self):
+    def flush(self) -> None:
+        """Write the buffered event data to disk."""
         """Write everything buffered by the file system to disk (the dashboard sees it)."""
         if not self._closed:
             self._writer.flush()
             self._last_flush = time.time()
 
-    def close(self):
+    def close(self) -> None:
+        """Flush and close the files; later writes raise RuntimeError."""
         """Flush and close the files; later writes raise."""
         if not self._closed:
             self._writer.close()

@@ -1,9 +1,13 @@
 """Legacy path ``mindspore.train.summary``: ``SummaryRecord`` (loaded on first use, as in ``mindspore_hl.summary``)."""
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # loaded on first use at run time
+    from ..summary import SummaryRecord
 
 __all__ = ["SummaryRecord"]
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name == "SummaryRecord":
         from ..summary import SummaryRecord
         return SummaryRecord

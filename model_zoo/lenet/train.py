@@ -1,4 +1,5 @@
-"""Train LeNet5 on MNIST with Model.train, LossMonitor, checkpoints and summaries; evaluate; show the dashboard.
+"""Train LeNet5 on MNIST with Model.fit (test accuracy every epoch), LossMonitor, checkpoints and summaries;
+show the dashboard.
 
 This is the project's main job (README): it runs offline on a fresh clone with the bundled MNIST files.
 
@@ -44,7 +45,8 @@ def main(argv=None):
     ms.set_context(mode=ms.GRAPH_MODE)
     ms.set_device(args.device_target)
     if args.download:
-        ms.dataset.MnistDataset.download(args.data_path)
+        # download=True fetches the missing IDX files (train and test) into data_path, checksummed
+        ms.dataset.MnistDataset(args.data_path, usage="all", download=True)
 
     ds_train = create_dataset(args.data_path, args.batch_size, usage="train")
     ds_eval = create_dataset(args.data_path, args.batch_size, usage="test", shuffle=False)
@@ -66,7 +68,10 @@ def main(argv=None):
     model = Model(net, net_loss, net_opt, metrics={"Accuracy": Accuracy()})
 
     start = time.time()
-    model.train(args.epoch_size, ds_train, callbacks=callbacks, dataset_sink_mode=args.sink)
+    # fit evaluates on the test set after every epoch; SummaryCollector writes those results as eval/Accuracy
+    # and eval/loss per epoch, next to loss/auto and learning_rate/auto every collect_freq steps.
+    model.fit(args.epoch_size, ds_train, valid_dataset=ds_eval, valid_frequency=1, callbacks=callbacks,
+              dataset_sink_mode=args.sink)
     acc = model.eval(ds_eval)
     elapsed = time.time() - start
     print(f"============== Accuracy: {acc} ==============")

@@ -103,3 +103,63 @@ def test_on_request_exit_saves_and_stops(model_factory, batches, tmp_path):
     assert signal.getsignal(signal.SIGUSR1) is not exit_cb._handle_signal
     with pytest.raises(ValueError, match="SIGKILL"):
         OnRequestExit(sig=signal.SIGKILL)
+
+
+def _record_writes(monkeypatch, directory):
+    """Patch save_checkpoint to note, for every write, which checkpoint files existed just before it."""
+    import mindspore_hl.serialization as serialization
+    real = serialization.save_checkpoint
+    seen = []
+
+    def save(save_obj, ckpt_file_name, *args, **kwargs):
+        seen.append((os.path.basename(ckpt_file_name), _ckpts(directory)))
+        return real(save_obj, ckpt_file_name, *args, **kwargs)
+
+    monkeypatch.setattr(serialization, "save_checkpoint", save)
+    return seen
+
+
+@pytest.mark.parametrize("async_save", [False, True])
+def test_new_file_is_written_before_the_old_one_is_pruned(model_factory, batches, tmp_path, monkeypatch,
+                                                         async_save):
+    model, _, _ = model_factory()
+    seen = _record_writes(monkeypatch, tmp_path)
+    cfg = CheckpointConfig(save_checkpoint_steps=2, keep_checkpoint_max=1, async_save=async_save)
+    model.train(1, batches, callbacks=ModelCheckpoint(directory=str(tmp_path), config=cfg))
+    assert [name for name, _ in seen] == ["CKP-1_2.ckpt", "CKP-1_4.ckpt", "CKP-1_6.ckpt"]
+    for (_, before), (previous, _) in zip(seen[1:], seen):
+        assert previous in before  # the last checkpoint still existed while the next one was written
+    assert _ckpts(tmp_path) == ["CKP-1_6.ckpt"]
+    assert load_checkpoint(str(tmp_path / "CKP-1_6.ckpt"))
+
+
+def test_step_numbering_continues_after_initial_epoch_resume(model_factory, batches, tmp_path):
+    model, _, _ = model_factory()
+    cfg = CheckpointConfig(save_checkpoint_steps=3, keep_checkpoint_max=10, append_info=["step_num"])
+    steps = []
+    model.train(4, batches, initial_epoch=2,
+                callbacks=[ModelCheckpoint(directory=str(tmp_path), config=cfg),
+                           LambdaCallback(on_train_step_end=lambda rc: steps.append(rc.original_args().cur_step_num))])
+    assert steps == list(range(13, 25))  # 6 steps per epoch: epochs 3 and 4 are steps 13..24
+    assert _ckpts(tmp_path) == ["CKP-3_3.ckpt", "CKP-3_6.ckpt", "CKP-4_3.ckpt", "CKP-4_6.ckpt"]
+    assert int(load_checkpoint(str(tmp_path / "CKP-3_3.ckpt"))["step_num"].asnumpy()) == 15
+
+
+def test_step_numbering_continues_after_backup_restore(model_factory, batches, tmp_path):
+    from mindspore_hl.train import BackupAndRestore
+
+    class Crash(Callback):
+        def on_train_step_end(self, rc):
+            if rc.original_args().cur_step_num == 14:
+                raise KeyboardInterrupt("simulated crash")
+
+    model, _, _ = model_factory()
+    with pytest.raises(KeyboardInterrupt):
+        model.train(4, batches, callbacks=[BackupAndRestore(str(tmp_path / "backup")), Crash()])
+    model2, _, _ = model_factory()
+    cfg = CheckpointConfig(save_checkpoint_steps=4, keep_checkpoint_max=10)
+    # ModelCheckpoint before BackupAndRestore in the list: the step count is read when the first epoch begins
+    model2.train(4, batches, callbacks=[ModelCheckpoint(directory=str(tmp_path / "ckpt"), config=cfg),
+                                        BackupAndRestore(str(tmp_path / "backup"))])
+    # resumed at step 12 (end of epoch 2): saves every 4 steps continue at 16, 20, 24 (not at 13, 17, 21)
+    assert _ckpts(tmp_path / "ckpt") == ["CKP-3_4.ckpt", "CKP-4_2.ckpt", "CKP-4_6.ckpt"]

@@ -39,10 +39,11 @@ class Record(Callback):
 def main():
     out_dir, steps, local_batch = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     sleep_s = float(sys.argv[4]) if len(sys.argv) > 4 else 0.0
+    mode = ms.PYNATIVE_MODE if len(sys.argv) > 5 and sys.argv[5] == "pynative" else ms.GRAPH_MODE
     rank, size = get_rank(), get_group_size()
     with open(os.path.join(out_dir, f"rank{rank}.pid"), "w") as f:
         f.write(str(os.getpid()))
-    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_context(mode=mode)
     parallel.set_auto_parallel_context(parallel_mode=parallel.ParallelMode.DATA_PARALLEL, gradients_mean=True,
                                        device_num=size)
     x, y = lenet_rows(steps * local_batch * size)

@@ -1,11 +1,8 @@
-"""Shared fixtures for the dataset tests: real MNIST paths, seed isolation, small files in the binary formats."""
+"""Shared fixtures for the dataset tests: seed isolation, small files in the binary formats."""
 import os
 
 import numpy as np
 import pytest
-
-MNIST_DIR = "/work/shared/datasets/mnist"
-FASHION_DIR = "/work/shared/datasets/fashion_mnist"
 
 
 @pytest.fixture(autouse=True)
@@ -13,14 +10,14 @@ def _isolated_seed():
     """Every test starts with no dataset seed and no top-level seed, and leaves none behind."""
     from mindspore_hl.dataset import config
     from mindspore_hl.common import seed as top
-    saved = dict(config._state), top._seed
+    saved = dict(config._state), top.get_seed()
     config._state["seed"] = None
     config._state["top_seed_at_set"] = None
-    top._seed = None
+    top._rng.seed = None
     yield
     config._state.clear()
     config._state.update(saved[0])
-    top._seed = saved[1]
+    top._rng.seed = saved[1]
 
 
 def write_cifar10(path, labels, images):

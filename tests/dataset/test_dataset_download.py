@@ -9,9 +9,7 @@ import pytest
 
 import mindspore_hl.dataset as ds
 from mindspore_hl.dataset import DatasetFormatError, _download
-
-MNIST_DIR = "/work/shared/datasets/mnist"
-FASHION_DIR = "/work/shared/datasets/fashion_mnist"
+from tests.dataset._data import MNIST_DIR, FASHION_DIR
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ import mindspore_hl.dataset as ds
 from mindspore_hl.dataset import vision, transforms
 from mindspore_hl.dataset.vision import Inter
 from mindspore_hl.common import dtype as mstype
+from tests.dataset._data import MNIST_DIR
 
-MNIST_DIR = "/work/shared/datasets/mnist"
 MEAN, STD = 0.1307, 0.3081
 
 

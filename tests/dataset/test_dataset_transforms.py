@@ -56,3 +56,24 @@ def test_fill_and_slice():
     np.testing.assert_array_equal(transforms.Slice(None, -1)(x), x[:, [-1]])
     with pytest.raises(RuntimeError, match="Slice: index"):
         transforms.Slice([5])(x)
+
+
+def test_more_general_transforms_match_mindspore():
+    # expected values: what real MindSpore 2.10 returns for the same calls (checked with the oracle)
+    from mindspore_hl.dataset.transforms import (Concatenate, Duplicate, Mask, PadEnd, RandomOrder, Relational,
+                                                 Unique)
+    np.testing.assert_array_equal(Concatenate(0, np.array([1, 2]), np.array([9]))(np.array([5, 6, 7])),
+                                  [1, 2, 5, 6, 7, 9])
+    a, b = Duplicate()(np.array([1, 2]))
+    assert a.tolist() == b.tolist() == [1, 2]
+    assert Mask(Relational.GE, 3)(np.array([1, 3, 5])).tolist() == [False, True, True]
+    m = Mask(Relational.EQ, 3, np.int32)(np.array([1, 3, 5]))
+    assert m.tolist() == [0, 1, 0] and m.dtype == np.int32
+    assert PadEnd([5], 0)(np.array([1, 2, 3])).tolist() == [1, 2, 3, 0, 0]
+    assert PadEnd([2, 3], -1)(np.array([[1], [2]])).tolist() == [[1, -1, -1], [2, -1, -1]]
+    assert PadEnd([2])(np.array([1, 2, 3])).tolist() == [1, 2]
+    assert PadEnd([4], "x")(np.array(["a", "b"])).tolist() == ["a", "b", "x", "x"]
+    vals, idx, cnt = Unique()(np.array([5, 3, 5, 1, 3]))
+    assert vals.tolist() == [5, 3, 1] and idx.tolist() == [0, 1, 0, 2, 1] and cnt.tolist() == [2, 2, 1]
+    order = RandomOrder([lambda x: x * 2, lambda x: x + 1])
+    assert {int(order(np.array(1))) for _ in range(40)} == {3, 4}

@@ -43,6 +43,14 @@ def graph_def_bytes() -> bytes:
     return g.SerializeToString()
 
 
+def pr_data(step: int):
+    """Labels and scores of a classifier that gets better with ``step`` (for add_pr_curve)."""
+    rng = np.random.default_rng(step)
+    labels = rng.random(400) < 0.3
+    preds = np.clip(labels * (0.3 + step / 400) + rng.random(400) * 0.6, 0, 1)
+    return labels, preds
+
+
 def png_image(seed: int, h: int = 24, w: int = 32) -> np.ndarray:
     rng = np.random.default_rng(seed)
     img = np.zeros((3, h, w), np.float32)
@@ -82,6 +90,13 @@ def write_tbx_logs(root: str, steps: int = 120) -> dict:
                     w.add_image("input", png_image(s), s, walltime=1.7e9 + s)
                     truth["image_steps"].append(s)
             w.add_text("notes", "lr <b>not bold</b> & co", 0)
+            if k == 0:
+                w.add_text("readme", "# Run notes\n\n**bold** and `code`", 0)
+                w.add_custom_scalars({"Training": {"loss and acc": ["Multiline", ["train/loss$", "^eval/"]]}})
+                for s in (0, 100):
+                    labels, preds = pr_data(s)
+                    w.add_pr_curve("pr/class0", labels, preds, s, num_thresholds=11)
+                truth["pr_steps"] = [0, 100]
         truth["loss"][run] = loss
         truth["acc"][run] = acc[::10]
     with SummaryWriter(os.path.join(root, "sweep")) as w:

@@ -49,15 +49,30 @@ def _ids(store, *names):
 CHARTS = "..sc-charts.children...sc-status.children.."
 
 
-def _charts(app, run_ids, smoothing=0.0, xaxis="step", tag_regex="", run_regex=""):
+def _charts(app, run_ids, smoothing=0.0, xaxis="step", tag_regex="", run_regex="", pinned=None, tz=None,
+            zoom=None):
     resp = call(app, CHARTS, {"sc-runs.value": run_ids, "sc-run-regex.value": run_regex,
                               "sc-tag-regex.value": tag_regex, "sc-smoothing.value": smoothing,
-                              "sc-xaxis.value": xaxis, "sc-logy.value": [], "insight-gen.data": 1})
+                              "sc-xaxis.value": xaxis, "sc-logy.value": [], "insight-gen.data": 1,
+                              "sc-pinned.value": pinned, "insight-tz.data": tz}, {"sc-zoom.data": zoom})
     return resp["sc-charts"]["children"], resp["sc-status"]["children"]
 
 
+def _graphs(children):
+    """Every scalar chart in a (grouped) chart list."""
+    out = []
+    for c in children if isinstance(children, list) else [children]:
+        if isinstance(c, dict):
+            cid = c.get("props", {}).get("id")
+            if isinstance(cid, dict) and cid.get("type") == "sc-graph":
+                out.append(c)
+            else:
+                out += _graphs(c.get("props", {}).get("children"))
+    return out
+
+
 def _fig_of(charts, tag):
-    (g,) = [c for c in charts if c["props"]["id"]["tag"] == tag]
+    (g,) = [c for c in _graphs(charts) if c["props"]["id"]["tag"] == tag]
     return g["props"]["figure"]
 
 
@@ -99,10 +114,10 @@ def test_path_or_unknown_run_ids_are_refused(app, tbx_logs):
     with pytest.raises(PathOutsideLogdir):
         store.confine("/etc/passwd")
     assert store.confine("lr_0.1") == store.root / "lr_0.1"
-    resp = call(app, "..im-image.src...im-caption.children...im-image.style..",
-                {"im-run.value": "/etc", "im-tag.value": "passwd", "im-step.value": 0,
-                 "im-brightness.value": 1, "im-contrast.value": 1})
-    assert resp["im-image"]["src"] is None
+    resp = call(app, "..im-grid.children...im-caption.children..",
+                {"im-runs.value": ["/etc", "../"], "im-tags.value": ["passwd"], "im-step.value": 0,
+                 "im-steps.data": [0], "im-brightness.value": 1, "im-contrast.value": 1})
+    assert "src" not in json.dumps(resp["im-grid"]["children"])
 
 
 def test_symlink_out_of_the_logdir_is_not_followed(tmp_path, tbx_logs):
@@ -141,15 +156,23 @@ def test_download_csv_and_json(app, tbx_logs):
     store = app.insight_store
     state = {"sc-runs.value": _ids(store, "lr_0.1"), "sc-run-regex.value": "", "sc-tag-regex.value": "train",
              "sc-smoothing.value": 0.5}
-    resp = call(app, "sc-download.data", {"sc-dl-csv.n_clicks": 1}, state, changed=["sc-dl-csv.n_clicks"])
-    rows = list(csv.DictReader(io.StringIO(resp["sc-download"]["data"]["content"])))
+    rows = list(csv.DictReader(io.StringIO(_download(app, "csv", state))))
     assert len(rows) == 120 and rows[0]["run"] == "lr_0.1" and rows[0]["tag"] == "train/loss"
     np.testing.assert_array_equal([float(r["value"]) for r in rows], tbx_logs[1]["loss"]["lr_0.1"].astype(float))
-    resp = call(app, "sc-download.data", {"sc-dl-json.n_clicks": 1}, state, changed=["sc-dl-json.n_clicks"])
-    data = json.loads(resp["sc-download"]["data"]["content"])
+    data = json.loads(_download(app, "json", state))
     (s,) = data["series"]
     assert s["step"] == list(range(120)) and data["smoothing"] == 0.5 and not data["truncated"]
     assert s["smoothed"][1] == pytest.approx((0.25 * s["value"][0] + 0.5 * s["value"][1]) / 0.75)
+
+
+def _download(app, fmt, state):
+    """Follow the page's export link (built by its callback) and return the streamed body."""
+    resp = call(app, "..sc-dl-csv.href...sc-dl-json.href..",
+                {k: v for k, v in state.items() if k != "sc-dl"})
+    href = resp[f"sc-dl-{fmt}"]["href"]
+    got = app.server.test_client().get(href)
+    assert got.status_code == 200 and got.is_streamed
+    return got.get_data(as_text=True)
 
 
 def test_histogram_images_network_compare_callbacks(app, tbx_logs):
@@ -161,18 +184,23 @@ def test_histogram_images_network_compare_callbacks(app, tbx_logs):
     fig = chart["props"]["figure"]
     assert [t["meta"]["step"] for t in fig["data"]] == tbx_logs[1]["hist_steps"]
     assert all(t["meta"]["total"] == 500 for t in fig["data"])
-    resp = call(app, "..im-image.src...im-caption.children...im-image.style..",
-                {"im-run.value": rid, "im-tag.value": "input", "im-step.value": 1, "im-brightness.value": 1,
-                 "im-contrast.value": 1})
-    assert resp["im-image"]["src"].startswith("data:image/png;base64,")
-    assert "step 40" in resp["im-caption"]["children"]
-    resp = call(app, "..net-graph.figure...net-summary.children..",
-                {"net-expanded.data": ["conv1", "fc1", "loss"]}, {"net-run.value": rid})
-    texts = [t for tr in resp["net-graph"]["figure"]["data"] for t in tr.get("text", [])]
-    assert sorted(texts) == sorted(["Placeholder", "VariableV2", "Conv2D", "Relu", "MatMul", "BiasAdd", "Mean"])
-    resp = call(app, "..net-graph.figure...net-summary.children..", {"net-expanded.data": []}, {"net-run.value": rid})
-    texts = [t for tr in resp["net-graph"]["figure"]["data"] for t in tr.get("text", [])]
-    assert sorted(texts) == ["Placeholder", "conv1 (3)", "fc1 (2)", "loss (1)"]
+    resp = call(app, "..im-grid.children...im-caption.children..",
+                {"im-runs.value": [rid], "im-tags.value": ["input"], "im-step.value": 1, "im-steps.data": [0, 40, 80],
+                 "im-brightness.value": 1, "im-contrast.value": 1})
+    assert "step 40: 1 images" == resp["im-caption"]["children"]
+    assert '"src": "data:image/png;base64,' in json.dumps(resp["im-grid"]["children"])
+    graph = "..net-graph.elements...net-summary.children...net-matches.children...net-graph.layout.."
+    resp = call(app, graph, {"net-expanded.data": ["conv1", "fc1", "loss"], "net-search.value": ""},
+                {"net-run.value": rid})
+    labels = [e["data"]["label"] for e in resp["net-graph"]["elements"] if "label" in e["data"]]
+    assert sorted(labels) == sorted(["input", "VariableV2", "Conv2D", "Relu", "MatMul", "BiasAdd", "Mean"])
+    resp = call(app, graph, {"net-expanded.data": [], "net-search.value": "matmul"}, {"net-run.value": rid})
+    els = resp["net-graph"]["elements"]
+    assert sorted(e["data"]["label"] for e in els if "label" in e["data"]) == [
+        "conv1 (3 ops)", "fc1 (2 ops)", "input", "loss (1 op)"]
+    assert [e["data"]["id"] for e in els if "match" in e.get("classes", "")] == ["fc1"]
+    assert {(e["data"]["source"], e["data"]["target"]) for e in els if "source" in e["data"]} == {
+        ("input", "conv1"), ("conv1", "fc1"), ("fc1", "loss")}
     resp = call(app, "..cmp-table.columns...cmp-table.data...cmp-parcoords.figure...cmp-status.children..",
                 {"cmp-run-regex.value": "", "cmp-only-hp.value": ["hp"], "insight-gen.data": 1})
     cols = {c["id"]: c["name"][1] for c in resp["cmp-table"]["columns"]}
@@ -239,7 +267,8 @@ def test_zoom_redecimates_the_visible_range(tmp_path):
                          {"id": "sc-run-regex", "property": "value", "value": ""},
                          {"id": "sc-smoothing", "property": "value", "value": 0.0},
                          {"id": "sc-xaxis", "property": "value", "value": "step"},
-                         {"id": "sc-logy", "property": "value", "value": []}],
+                         {"id": "sc-logy", "property": "value", "value": []},
+                         {"id": "insight-tz", "property": "data", "value": None}],
                "changedPropIds": ['{"tag":"loss","type":"sc-graph"}.relayoutData']}
     resp = app.server.test_client().post("/_dash-update-component", json=payload)
     fig = resp.get_json()["response"]["{\"tag\":\"loss\",\"type\":\"sc-graph\"}"]["figure"]
@@ -271,17 +300,26 @@ def test_non_finite_values_are_drawn_as_gaps_and_exported_as_text(tmp_path):
     sm = next(t for t in fig["data"] if t["meta"]["kind"] == "smoothed")
     assert sm["y"][1] is None and sm["y"][2] == pytest.approx((0.25 + 1.5) / 0.75)
     state = {"sc-runs.value": [rid], "sc-run-regex.value": "", "sc-tag-regex.value": "", "sc-smoothing.value": 0}
-    resp = call(app, "sc-download.data", {"sc-dl-json.n_clicks": 1}, state, changed=["sc-dl-json.n_clicks"])
-    assert json.loads(resp["sc-download"]["data"]["content"])["series"][0]["value"] == [1.0, "nan", 3.0, "inf", 5.0]
+    assert json.loads(_download(app, "json", state))["series"][0]["value"] == [1.0, "nan", 3.0, "inf", 5.0]
 
 
 def test_loader_benchmark_runs(capsys):
     from benchmarks.insight_loader import main
 
-    assert main(["--points", "3000", "--repeat", "1"]) == 0
+    assert main(["--points", "3000", "--repeat", "1", "--no-rust"]) == 0
     line = capsys.readouterr().out.splitlines()[0]
     res = json.loads(line)
     assert res["points"] == 3000 and res["insight_s"] > 0 and res["protobuf_loop_s"] > 0
     assert (res["tensorboard_s"] is None) == ("tensorboard_skipped" in res)
     if res["tensorboard_s"] is not None:
         assert res["tensorboard_s"] == min(res["tensorboard_accumulator_s"], res["tensorboard_file_loader_s"])
+
+
+@pytest.mark.slow
+def test_loader_benchmark_times_tensorboards_rust_data_server(capsys):
+    from benchmarks.insight_loader import main
+
+    assert main(["--points", "3000", "--repeat", "1", "--tb", "none"]) == 0
+    res = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert res["tensorboard_rust_1000_points_served"] == 1000 and res["tensorboard_rust_all_points_served"] == 3000
+    assert res["tensorboard_rust_1000_s"] > 0 and res["tensorboard_rust_all_s"] > 0

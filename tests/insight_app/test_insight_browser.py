@@ -15,6 +15,7 @@ import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
+BROWSER_TZ = "Asia/Kolkata"  # UTC+05:30 all year
 SHOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "screenshots")
 
 pytestmark = [
@@ -25,21 +26,21 @@ pytestmark = [
 
 
 class Server:
-    """The dashboard on 127.0.0.1, a free port, in a thread."""
+    """The dashboard on 127.0.0.1, a free port, in a thread, behind waitress (the command line's server)."""
 
     def __init__(self, logdir: str, reload_interval: float = 5.0) -> None:
-        from werkzeug.serving import make_server
+        import waitress
 
         from insight_app import create_app
 
         self.app = create_app(logdir, reload_interval=reload_interval)
-        self.srv = make_server("127.0.0.1", 0, self.app.server, threaded=True)
-        self.url = f"http://127.0.0.1:{self.srv.server_port}"
-        self.thread = threading.Thread(target=self.srv.serve_forever, daemon=True)
+        self.srv = waitress.create_server(self.app.server, host="127.0.0.1", port=0, threads=8)
+        self.url = f"http://127.0.0.1:{self.srv.effective_port}"
+        self.thread = threading.Thread(target=self.srv.run, daemon=True)
         self.thread.start()
 
     def close(self) -> None:
-        self.srv.shutdown()
+        self.srv.close()
         self.thread.join(10)
 
 
@@ -54,7 +55,8 @@ def driver(tmp_path_factory):
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--window-size=1280,900", f"--user-data-dir={tmp_path_factory.mktemp('chrome-profile')}"):
         opts.add_argument(flag)
-    d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    # The browser runs in another zone than the server (UTC): wall-time axes must follow the browser's.
+    d = webdriver.Chrome(service=Service(CHROMEDRIVER, env={**os.environ, "TZ": BROWSER_TZ}), options=opts)
     d.set_page_load_timeout(30)
     yield d
     d.quit()
@@ -202,85 +204,87 @@ def test_histograms_page(driver, server, tbx_logs):
     shot(driver, "histograms_overlay")
 
 
-def _image_state(driver):
-    return driver.execute_script(
-        "var i = document.querySelector('#im-image'); return i && i.complete && i.naturalWidth ? "
-        "[i.naturalWidth, i.naturalHeight, document.querySelector('#im-caption').textContent] : null")
+GRID_JS = """
+return Array.from(document.querySelectorAll('#im-grid img')).filter(i => i.complete && i.naturalWidth).map(i => [
+  i.alt, i.naturalWidth, i.naturalHeight, i.closest('tr').firstChild.textContent,
+  document.querySelector('#im-grid tr').children[i.closest('td').cellIndex].textContent]);
+"""
 
 
-def test_images_page(driver, server, tbx_logs):
+def test_images_page_grid_across_runs_and_tags(driver, server, tbx_logs):
     from selenium.webdriver.common.keys import Keys
 
     open_page(driver, server.url + "/images")
-    w, h, caption = wait_for(driver, "var i = document.querySelector('#im-image'); return i && i.complete && "
-                                     "i.naturalWidth ? [i.naturalWidth, i.naturalHeight, "
-                                     "document.querySelector('#im-caption').textContent] : null")
-    assert (w, h) == (256, 32) and "input_data/auto · step 4" in caption and "image 5 of 5" in caption
-    shot(driver, "images_mindspore")
-    pick_option(driver, "im-run", "lr_0.1")
-    wait_for(driver, "return document.querySelector('#im-caption').textContent.includes('step 80')")
-    press(driver, "#im-step [role=slider]", Keys.HOME)
-    wait_for(driver, "return document.querySelector('#im-caption').textContent.startsWith('input · step 0 ')")
-    w, h, _ = wait_for(driver, "var i = document.querySelector('#im-image'); return i.complete && i.naturalWidth "
-                               "&& document.querySelector('#im-caption').textContent.includes('step 0 ') ? "
-                               "[i.naturalWidth, i.naturalHeight, ''] : null")
-    assert (w, h) == (32, 24)
-    shot(driver, "images_tensorboardx")
+    # Default: the first runs and tags, at the newest step; each cell is the latest image at or before it.
+    cells = wait_for(driver, "var c = " + GRID_JS.strip()[7:-1] + "; return c.length === 2 ? c : null")
+    got = {(row, col): (alt, w, h) for alt, w, h, row, col in cells}
+    assert got == {("input", "lr_0.1"): ("input step 80", 32, 24),
+                   ("input_data/auto", "lenet5_ms"): ("input_data/auto step 4", 256, 32)}
+    assert driver.find_element("css selector", "#im-caption").text == "step 80: 2 images"
+    shot(driver, "images_grid")
+    press(driver, "#im-step [role=slider]", Keys.HOME)  # step 0: only lr_0.1 has an image that early
+    wait_for(driver, "return document.querySelector('#im-caption').textContent.startsWith('step 0:')")
+    cells = wait_for(driver, "var c = " + GRID_JS.strip()[7:-1] + "; return c.length ? c : null")
+    assert ("input step 0", 32, 24, "input", "lr_0.1") in [tuple(c) for c in cells]
 
 
-def _graph_labels(driver):
-    fig = next(p for p in plots(driver) if p["id"] == "net-graph" or any(
-        t.get("meta") and t["meta"].get("kind") in ("op", "scope") for t in p["data"]))
-    return {t["meta"]["kind"]: t["text"] for t in fig["data"] if t.get("meta")}
+def cy_nodes(driver):
+    return driver.execute_script(
+        "var e = document.querySelector('#net-graph'); var cy = e && e._cyreg && e._cyreg.cy;"
+        "return cy ? cy.nodes().map(n => ({id: n.id(), label: n.data('label'), kind: n.data('kind'),"
+        " y: n.position('y'), match: n.hasClass('match')})) : null")
+
+
+def cy_tap(driver, node_id):
+    driver.execute_script("document.querySelector('#net-graph')._cyreg.cy.getElementById(arguments[0]).emit('tap')",
+                          node_id)
 
 
 def test_network_page_mindspore_graph(driver, server):
-    from selenium.webdriver.common.actions.action_builder import ActionBuilder
-
     open_page(driver, server.url + "/network")
     wait_for(driver, "return document.querySelector('#net-summary').textContent.includes('MindSpore anf_ir graph')")
     summary = driver.find_element("css selector", "#net-summary").text
-    assert "97 nodes" in summary  # 76 ops of the train step + 21 parameters
+    assert summary.startswith("MindSpore anf_ir graph: 97 operations")  # 76 ops + 21 parameters
     cells = driver.find_element("css selector", "#net-cells").text
     assert "fc1 — 48,120 parameters" in cells and "conv1 — 150 parameters" in cells
-    wait_for(driver, "return Array.from(document.querySelectorAll('.js-plotly-plot')).some(g => "
-             "g._fullData && g._fullData.some(t => t.meta && t.meta.kind === 'scope'))")
-    labels = _graph_labels(driver)
-    assert "Conv2D" in labels["op"] and any(s.startswith("optimizer-Momentum") for s in labels["scope"])
+    nodes = wait_for(driver, "var e = document.querySelector('#net-graph'); return e && e._cyreg && "
+                             "e._cyreg.cy.nodes().length > 3")
+    nodes = cy_nodes(driver)
+    labels = {n["label"] for n in nodes}
+    # Operations folded under their Cells, named by the Cell path users know.
+    assert any(lb.startswith("conv1-Conv2d (") for lb in labels), labels
+    assert len(nodes) < 40
     shot(driver, "network_mindspore")
-    # Open the optimizer scope by clicking its square (scrolled to the middle of the window first).
-    locate = """
-        var g = document.querySelector('#net-graph .js-plotly-plot');
-        var t = g._fullData.find(t => t.meta && t.meta.kind === 'scope');
-        var i = t.text.findIndex(s => s.startsWith('optimizer-Momentum'));
-        var xa = g._fullLayout.xaxis, ya = g._fullLayout.yaxis, r = g.getBoundingClientRect();
-        return [r.left + xa._offset + xa.l2p(t.x[i]), r.top + ya._offset + ya.l2p(t.y[i])];"""
-    x, y = driver.execute_script(locate)
-    driver.execute_script("window.scrollBy(0, arguments[0] - window.innerHeight / 2)", y)
-    x, y = driver.execute_script(locate)
-    actions = ActionBuilder(driver)
-    actions.pointer_action.move_to_location(int(x), int(y)).pause(0.3).click()
-    actions.perform()
-    wait_for(driver, "return document.querySelector('#net-summary').textContent.match(/(\\d+) shown/)[1] > 30")
-    labels = _graph_labels(driver)
-    # One ApplyMomentum per trainable parameter (conv1/conv2 weights, fc1-fc3 weights and biases), now visible.
-    assert labels["op"].count("ApplyMomentum") == 8
+    opt = next(n for n in nodes if n["label"].startswith("optimizer-Momentum"))
+    cy_tap(driver, opt["id"])  # open the optimizer: its ApplyMomentum operations appear
+    wait_for(driver, "return document.querySelector('#net-graph')._cyreg.cy.nodes().filter("
+                     "n => n.data('label') === 'ApplyMomentum').length === 8")
+    search = driver.find_element("css selector", "#net-search")
+    search.send_keys("fc2", "\n")
+    wait_for(driver, "return document.querySelector('#net-summary').textContent.includes(\"match 'fc2'\")")
+    matched = [n["label"] for n in cy_nodes(driver) if n["match"]]
+    # The fc2 Cell, its parameters' moments, and the Cell whose operations read fc2's parameters; nothing else.
+    assert "fc2-Dense (4 ops)" in matched and not any(m.startswith(("conv", "fc1", "fc3")) for m in matched)
+    shot(driver, "network_search")
     driver.find_element("css selector", "#net-collapse").click()
-    wait_for(driver, "return document.querySelector('#net-summary').textContent.endsWith('; 2 shown')")
-    assert sorted(_graph_labels(driver)["scope"]) == ["Default (76)", "Gradients (21)"]
+    wait_for(driver, "return document.querySelector('#net-graph')._cyreg.cy.nodes().filter("
+                     "n => n.data('label') === 'ApplyMomentum').length === 0")
 
 
-def test_network_page_tensorboardx_graph_and_cell_tree(driver, server):
+def test_network_page_tensorboardx_graph_is_a_layered_dag(driver, server):
     open_page(driver, server.url + "/network")
     pick_option(driver, "net-run", "lr_0.1")
     wait_for(driver, "return document.querySelector('#net-summary').textContent.includes('TensorBoard GraphDef')")
     cells = driver.find_element("css selector", "#net-cells").text
     assert "LeNet5 (LeNet5) — 48,270 parameters" in cells and "fc1 (Dense) — 48,120 parameters" in cells
-    wait_for(driver, "return Array.from(document.querySelectorAll('.js-plotly-plot')).some(g => g._fullData && "
-                     "g._fullData.some(t => t.meta && t.meta.kind === 'op' && t.text.includes('Conv2D')))")
-    labels = _graph_labels(driver)
-    assert sorted(labels["op"]) == sorted(["Placeholder", "VariableV2", "Conv2D", "Relu", "MatMul", "BiasAdd",
-                                           "Mean"])
+    wait_for(driver, "var e = document.querySelector('#net-graph'); return e && e._cyreg && "
+                     "e._cyreg.cy.nodes().some(n => n.data('label') === 'fc1 (2 ops)')")
+    y = {n["label"]: n["y"] for n in cy_nodes(driver)}
+    # dagre ranks top to bottom along the data flow: input, conv1, fc1, loss.
+    assert y["input"] < y["conv1 (3 ops)"] < y["fc1 (2 ops)"] < y["loss (1 op)"]
+    cy_tap(driver, "conv1")
+    wait_for(driver, "return document.querySelector('#net-graph')._cyreg.cy.nodes().some("
+                     "n => n.data('label') === 'Conv2D')")
     shot(driver, "network_tensorboardx")
 
 
@@ -306,13 +310,19 @@ def test_compare_page(driver, server):
                      "return c.length && c[0].textContent === 'sweep/trial_lr0.1'")
 
 
-def test_text_page_shows_text_verbatim(driver, server):
+def test_text_page_renders_markdown_and_never_html(driver, server):
     open_page(driver, server.url + "/text")
+    wait_for(driver, "return document.querySelectorAll('.insight-markdown').length >= 2")
+    assert driver.execute_script("return Array.from(document.querySelectorAll('.insight-markdown h1')).map("
+                                 "h => h.textContent)") == ["Run notes"]
+    assert driver.execute_script("return document.querySelector('.insight-markdown strong').textContent") == "bold"
+    texts = [e.text for e in driver.find_elements("css selector", ".insight-markdown")]
+    assert any("lr <b>not bold</b> & co" in t for t in texts)  # the tag is text, not markup
+    assert not driver.execute_script("return document.querySelector('.insight-markdown b')")
+    shot(driver, "text_markdown")
+    driver.find_element("css selector", "#tx-mode label:nth-child(2) input").click()  # plain text
     wait_for(driver, "return document.querySelectorAll('.insight-text').length >= 2")
-    texts = [e.text for e in driver.find_elements("css selector", ".insight-text")]
-    assert "lr <b>not bold</b> & co" in texts
-    assert not driver.execute_script("return document.querySelector('#tx-list b b, .insight-text b')")
-    shot(driver, "text")
+    assert "lr <b>not bold</b> & co" in [e.text for e in driver.find_elements("css selector", ".insight-text")]
 
 
 def test_live_refresh_and_escaping(driver, tmp_path):
@@ -369,5 +379,149 @@ def test_million_points(driver, tmp_path):
         assert raw["meta"]["points"] == 1_000_000 and len(raw["x"]) <= 2000
         assert max(raw["y"]) == float(values.max()) and 654_321 in raw["x"]
         print(f"\n1,000,000-point scalars page rendered in {elapsed:.2f} s")
+    finally:
+        srv.close()
+
+
+def _chart_js(title):
+    return ("var g = Array.from(document.querySelectorAll('.js-plotly-plot')).find(g => g._fullData && g.layout && "
+            f"g.layout.title && g.layout.title.text === '{title}');")
+
+
+def zoom_to(driver, title, lo, hi, max_points):
+    """Zoom a chart the way a mouse drag does (Plotly.relayout fires the same event) and wait for the
+    server's answer: the points of the visible range. Repeated if a redraw that was already on its way
+    (the page's first refresh) replaced the answer."""
+    for _ in range(3):
+        driver.execute_script(_chart_js(title) + f"Plotly.relayout(g, {{'xaxis.range': [{lo}, {hi}]}});")
+        try:
+            wait_for(driver, _chart_js(title) + f"return g._fullData.every(t => t.x.length <= {max_points})", 8)
+            time.sleep(0.5)  # the zoom is stored for later redraws by a second callback
+            return
+        except AssertionError:
+            continue
+    raise AssertionError(f"{title}: the zoom to [{lo}, {hi}] was not answered")
+
+
+def test_scalars_typed_smoothing_zoom_kept_local_time_groups_and_pins(driver, server, tbx_logs):
+    from selenium.webdriver.common.keys import Keys
+
+    truth = tbx_logs[1]["loss"]["lr_0.1"].astype(float)
+    open_page(driver, server.url + "/scalars")
+    plot_titled(driver, "train/loss")
+    groups = [e.text for e in driver.find_elements("css selector", "#sc-charts summary")]
+    assert "eval (1)" in groups and "train (1)" in groups and groups == sorted(groups)  # by tag prefix
+    # Zoom with the mouse's API (Plotly.relayout fires the same event as a drag), then change the smoothing
+    # by typing a value: the chart is redrawn with the new smoothing and the same x range.
+    zoom_to(driver, "train/loss", 20, 60, 43)
+    box = driver.find_element("css selector", "#sc-smoothing-num")
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys("0.95", Keys.ENTER)
+    want = float(tb_smooth(truth, 0.95)[60])
+    got = wait_for(driver, _chart_js("train/loss") + "if (!g) return null; var t = g._fullData.find(t => "
+                   "t.meta.kind === 'smoothed' && t.name === 'lr_0.1'); var i = t ? t.x.indexOf(60) : -1; "
+                   "return i >= 0 && Math.abs(t.y[i] - arguments[0]) < 1e-9 ? g._fullLayout.xaxis.range : null",
+                   20, want)
+    assert got == [20, 60]
+    assert driver.execute_script("return document.querySelector('#sc-smoothing [role=slider]')"
+                                 ".getAttribute('aria-valuenow')") == "0.95"
+    # Pin a tag: it moves to a "pinned" group at the top.
+    pick_option(driver, "sc-pinned", "eval/acc")
+    wait_for(driver, "return document.querySelector('#sc-charts summary').textContent === 'pinned (1)'")
+    # Wall time is the browser's local time, its zone named on the axis.
+    driver.find_element("css selector", "#sc-xaxis label:nth-child(3) input").click()
+    title = wait_for(driver, _chart_js("train/loss") + "return g && g._fullLayout.xaxis.type === 'date' ? "
+                     "g._fullLayout.xaxis.title.text : null")
+    assert title in (f"local time ({BROWSER_TZ}, UTC+05:30)", "local time (Asia/Calcutta, UTC+05:30)")  # alias
+    fig = plot_titled(driver, "train/loss")
+    raw = next(t for t in fig["data"] if t["meta"]["kind"] == "raw" and t["name"] == "lr_0.1")
+    assert raw["x"][0].startswith("2023-11-15T03:43:20")  # 1.7e9 s = 2023-11-14 22:13:20 UTC
+    shot(driver, "scalars_local_time_pinned")
+
+
+def test_zoom_survives_a_live_refresh(driver, tmp_path):
+    from tensorboardX import SummaryWriter
+
+    live = SummaryWriter(str(tmp_path / "live" / "training"), flush_secs=1)
+    for s in range(50):
+        live.add_scalar("loss", 1.0 / (s + 1), s)
+    live.flush()
+    srv = Server(str(tmp_path / "live"), reload_interval=1.0)
+    try:
+        open_page(driver, srv.url + "/scalars")
+        plot_titled(driver, "loss")
+        zoom_to(driver, "loss", 5, 15, 13)
+        for s in range(50, 80):
+            live.add_scalar("loss", 1.0 / (s + 1), s)
+        live.flush()
+        wait_for(driver, _chart_js("loss") + "return g._fullData.some(t => t.meta.points === 80)", 30)
+        assert driver.execute_script(_chart_js("loss") + "return g._fullLayout.xaxis.range") == [5, 15]
+    finally:
+        live.close()
+        srv.close()
+
+
+def test_distributions_page(driver, server, tbx_logs):
+    open_page(driver, server.url + "/distributions")
+    pick_option(driver, "di-runs", "lr_0.1")
+    fig = plot_titled(driver, "fc1.weight — lr_0.1")
+    median = next(t for t in fig["data"] if t["name"] == "median")
+    assert median["x"] == tbx_logs[1]["hist_steps"] and median["meta"] == {"bands": 4, "steps": 6}
+    want = [np.median(tbx_logs[1]["hist_values"][s]) for s in tbx_logs[1]["hist_steps"]]
+    np.testing.assert_allclose(median["y"], want, atol=0.25)  # within a histogram bucket
+    assert sum(1 for t in fig["data"] if t.get("name", "").endswith("%")) == 4
+    shot(driver, "distributions")
+
+
+def test_pr_curves_page(driver, server):
+    open_page(driver, server.url + "/pr_curves")
+    fig = plot_titled(driver, "pr/class0")
+    (t,) = fig["data"]
+    assert t["meta"]["step"] == 100 and t["x"][0] == 1.0 and len(t["x"]) == 11
+    pick_option(driver, "pr-step", "0")
+    wait_for(driver, _chart_js("pr/class0") + "return g && g._fullData[0].meta.step === 0")
+    shot(driver, "pr_curves")
+
+
+def test_custom_scalars_page(driver, server):
+    open_page(driver, server.url + "/custom_scalars")
+    fig = plot_titled(driver, "loss and acc")
+    assert sorted(t["name"] for t in fig["data"]) == ["lr_0.01/eval/acc", "lr_0.01/train/loss",
+                                                     "lr_0.1/eval/acc", "lr_0.1/train/loss"]
+    assert driver.find_element("css selector", "#cs-charts summary").text == "Training"
+    shot(driver, "custom_scalars")
+
+
+def test_bad_files_are_listed_and_the_rest_is_shown(driver, tmp_path):
+    from tensorboardX.proto import event_pb2
+    from test_insight_bad_files import framed_scalars, lying_header, tb_file
+
+    from insight_app import _msproto, frame
+
+    bad_graph = frame(event_pb2.Event(wall_time=1.7e9, graph_def=b"\x0a\xff\xff\xff\xff\x0f x").SerializeToString())
+    tb_file(str(tmp_path / "bad" / "job" / "events.out.tfevents.1.h"),
+            [bad_graph, framed_scalars("loss", 30), lying_header(1 << 30), framed_scalars("loss", 30, start=30)])
+    lin = _msproto.LineageEvent(wall_time=1.7e9)
+    lin.evaluation_lineage.metric = "[" * 5000 + "]" * 5000
+    (tmp_path / "bad" / "job" / "events.out.events.summary.1.0.h_lineage").write_bytes(frame(lin.SerializeToString()))
+    srv = Server(str(tmp_path / "bad"))
+    try:
+        driver.get_log("browser")  # drop earlier entries
+        open_page(driver, srv.url + "/scalars")
+        fig = plot_titled(driver, "loss")
+        assert fig["data"][0]["meta"]["points"] == 60 and fig["data"][0]["x"][-1] == 59
+        wait_for(driver, "return document.querySelector('#insight-problem-count').textContent === "
+                         "'3 problem(s) while reading the logs'")
+        driver.find_element("css selector", "#insight-problem-box summary").click()
+        items = [e.text for e in driver.find_elements("css selector", "#insight-problems li")]
+        assert any("graph_def is not a TensorFlow GraphDef" in i for i in items)
+        assert any("declares 1073741824 bytes" in i for i in items)
+        assert any("undecodable lineage event" in i for i in items)
+        shot(driver, "bad_files_problems")
+        open_page(driver, srv.url + "/network")
+        wait_for(driver, "return document.querySelector('#net-cells') && "
+                         "document.querySelector('#net-cells').textContent.length > 0")
+        severe = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert severe == []
     finally:
         srv.close()

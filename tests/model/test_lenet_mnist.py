@@ -39,7 +39,9 @@ def _workflow(ds_train, ds_eval, ckpt_dir, epochs, amp_kwargs=None, lr=0.01):
 
 def test_workflow_on_a_few_hundred_images(datasets_dir, tmp_path, capsys):
     ds_train, ds_eval = _data(datasets_dir, 1280, 320)
-    model, net, acc = _workflow(ds_train, ds_eval, tmp_path, epochs=6, lr=0.05)
+    # lr 0.03 as the main job: at 0.05 momentum SGD is at the edge of stability on 240 steps, and a change in
+    # the last bits of a reduction moves the accuracy between 0.63 and 0.86.
+    model, net, acc = _workflow(ds_train, ds_eval, tmp_path, epochs=6, lr=0.03)
     out = capsys.readouterr().out
     loss_lines = re.findall(r"^epoch: (\d) step: (\d+), loss is ([\d.e-]+)$", out, re.M)
     # sink mode: the step hooks fire once per epoch (40 steps), so LossMonitor prints step 40

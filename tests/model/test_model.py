@@ -215,7 +215,7 @@ def test_build_compiles_ahead(model_factory, batches):
     model, _, _ = model_factory(metrics={"acc"})
     model.build(batches, batches, sink_mode=False)
     runner = model._train_runner()
-    assert any(type(e).__name__ == "Compiled" for e in runner._cache.values())
+    assert any(type(e.jitted).__name__ == "Compiled" for e in runner._cache.values())
     model.train(1, batches)
     assert len(runner._cache) == 1
 

@@ -1,5 +1,6 @@
 """The .ckpt codec against the protobuf reference: encoding, decoding, splitting, crc, errors, atomicity."""
 import os
+import re
 import zlib
 
 import ml_dtypes
@@ -142,11 +143,20 @@ def test_crc_trailer_written_and_checked(tmp_path):
     assert len(_ckpt_format.read(path, crc_check=True)) == 2
 
 
-def test_crc_check_without_trailer_warns(tmp_path):
-    path = tmp_path / "n.ckpt"
-    _ckpt_format.write(path, [("w", np.zeros(2, np.float32))])
-    with pytest.warns(UserWarning, match="no crc_num trailer"):
-        _ckpt_format.read(path, crc_check=True)
+def test_crc_check_without_trailer_is_an_error(tmp_path):
+    """MindSpore only warns; a file cut at a record boundary would then load as a silent prefix."""
+    items = [("w", np.zeros(2, np.float32)), ("v", np.ones(3, np.float32))]
+    path, first = tmp_path / "n.ckpt", tmp_path / "first.ckpt"
+    _ckpt_format.write(path, items, crc_check=True)
+    _ckpt_format.write(first, items[:1])
+    boundary = first.stat().st_size  # the bytes of the first record
+    data = path.read_bytes()
+    for cut in (data[:-17], data[:boundary]):  # no trailer; cut at the record boundary
+        path.write_bytes(cut)
+        assert len(_ckpt_format.read(path, crc_check=False)) == (2 if len(cut) > boundary else 1)
+        with pytest.raises(CheckpointError, match=f"{re.escape(str(path))}: crc_check=True but the file does not "
+                                                  f"end with a crc_num trailer"):
+            _ckpt_format.read(path, crc_check=True)
 
 
 # ------------------------------------------------------------------------------------------------------------

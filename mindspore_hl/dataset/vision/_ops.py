@@ -14,6 +14,10 @@ __all__ = ["Decode", "Resize", "Rescale", "Normalize", "HWC2CHW", "CenterCrop", 
 
 def decode_bytes(data, op="Decode", where=""):
     """Encoded image bytes (1-D uint8 array) -> RGB HWC uint8 array, decoded with Pillow."""
+    if not where and getattr(data, "source_file", None):
+        where = f" for file {data.source_file}"
+    if isinstance(data, np.ndarray) and data.dtype.kind == "S" and data.size == 1:
+        data = np.frombuffer(data.tobytes(), np.uint8)   # a bytes field of MindDataset / TFRecordDataset
     if not isinstance(data, np.ndarray) or data.ndim != 1 or data.dtype != np.uint8:
         shape = getattr(data, "shape", None)
         raise RuntimeError(f"{op}: expected encoded image bytes (a 1-D uint8 array){where}, but got "
@@ -59,7 +63,7 @@ class Resize(TensorOperation):
     def __init__(self, size, interpolation=Inter.LINEAR):
         self.size = check_size("Resize", size)
         self.interpolation = interpolation
-        self._mode = interp_mode("Resize", interpolation)
+        self._mode = interp_mode("Resize", interpolation, allow_area=True)
 
     def _apply_batch(self, rng, x):
         check_rank("Resize", x, (2, 3), "<H,W> or <H,W,C>", batched=True)
@@ -132,6 +136,17 @@ class Normalize(TensorOperation):
             raise RuntimeError(f"Normalize: number of channels does not match the size of mean and std vectors, "
                                f"got channels: {channels}, size of mean: {n} (image shape {x.shape[1:]}, "
                                f"is_hwc={self.is_hwc})")
+        if self.is_hwc and x.ndim == 4 and n > 1:
+            # Channel planes: NumPy's inner loops over a last axis of 3 are slow; computing each channel as a
+            # contiguous plane is ~3x faster. The result is an (N, H, W, C) view of channel-planar memory, so a
+            # following HWC2CHW is a free transpose.
+            planes = np.empty((x.shape[0], n) + x.shape[1:3], np.float32)
+            for c in range(n):
+                plane = planes[:, c]
+                plane[...] = x[..., c]
+                plane -= np.float32(self.mean[c])
+                plane /= np.float32(self.std[c])
+            return planes.transpose(0, 2, 3, 1)
         mean = np.asarray(self.mean, np.float32).reshape(shape if n > 1 else (1,))
         std = np.asarray(self.std, np.float32).reshape(shape if n > 1 else (1,))
         out = x.astype(np.float32)

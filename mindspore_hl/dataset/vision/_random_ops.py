@@ -36,8 +36,8 @@ class _RandomFlip(TensorOperation):
         check_rank(self._name, x, (2, 3), "<H,W> or <H,W,C>", batched=True)
         flip = rng.random(len(x)) < self.prob
         out = x.copy()
-        if flip.any():
-            out[flip] = np.flip(x[flip], axis=self._axis)
+        for i in np.flatnonzero(flip).tolist():   # a slice copy per image beats a gather of the flipped subset
+            out[i] = np.flip(x[i], axis=self._axis - 1)
         return out
 
     def __repr__(self):
@@ -71,9 +71,30 @@ class RandomCrop(TensorOperation):
         self.fill_value = check_fill("RandomCrop", fill_value)
         self.padding_mode = Border(padding_mode)
 
+    def _constant_crop(self, rng, x):
+        """Constant padding: copy each window's overlap with the image into a filled output, never building the
+        padded block (one slice copy per image instead of a padded copy and a fancy-indexed gather)."""
+        left, top, right, bottom = self.padding
+        n, h, w = x.shape[:3]
+        ch, cw = self.size
+        ph, pw = h + top + bottom, w + left + right
+        ys = rng.integers(0, ph - ch + 1, size=n) - top    # window origin in image coordinates
+        xs = rng.integers(0, pw - cw + 1, size=n) - left
+        out = np.empty((n, ch, cw) + x.shape[3:], dtype=x.dtype)
+        out[...] = np.asarray(self.fill_value, dtype=x.dtype)
+        for i, (y0, x0) in enumerate(zip(ys.tolist(), xs.tolist())):
+            sy0, sy1, sx0, sx1 = max(y0, 0), min(y0 + ch, h), max(x0, 0), min(x0 + cw, w)
+            if sy0 < sy1 and sx0 < sx1:
+                out[i, sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = x[i, sy0:sy1, sx0:sx1]
+        return out
+
     def _apply_batch(self, rng, x):
         check_rank("RandomCrop", x, (2, 3), "<H,W> or <H,W,C>", batched=True)
         left, top, right, bottom = self.padding
+        if self.padding_mode == Border.CONSTANT and not self.pad_if_needed and \
+                x.shape[1] + top + bottom >= self.size[0] and x.shape[2] + left + right >= self.size[1] and \
+                (not isinstance(self.fill_value, tuple) or (x.ndim == 4 and x.shape[3] == len(self.fill_value))):
+            return self._constant_crop(rng, x)
         x = pad_image(x, left, top, right, bottom, self.padding_mode, self.fill_value, 1)
         ch, cw = self.size
         if self.pad_if_needed and (x.shape[1] < ch or x.shape[2] < cw):
@@ -139,7 +160,7 @@ class RandomResizedCrop(TensorOperation):
         self.scale = _check_range(self._name, "scale", scale, 0.0)
         self.ratio = _check_range(self._name, "ratio", ratio, 1e-12)
         self.interpolation = interpolation
-        self._mode = interp_mode(self._name, interpolation)
+        self._mode = interp_mode(self._name, interpolation, allow_area=True)
         if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
             raise ValueError(f"{self._name}: max_attempts must be a positive int, but got {max_attempts!r}")
         self.max_attempts = max_attempts

@@ -35,13 +35,17 @@ class ImageBatchFormat(str, Enum):
 _MODES = {Inter.NEAREST: "nearest", Inter.BILINEAR: "linear", Inter.BICUBIC: "cubic"}
 
 
-def interp_mode(op, interpolation):
-    """Map an ``Inter`` to the resampling kernel name; modes without a kernel here are refused up front."""
+def interp_mode(op, interpolation, allow_area=False):
+    """Map an ``Inter`` to the resampling kernel name; modes without a kernel here are refused up front
+    (``allow_area``: the op resizes, where OpenCV's INTER_AREA applies)."""
     if not isinstance(interpolation, Inter):
         raise TypeError(f"{op}: interpolation must be of type Inter, but got {interpolation!r}")
+    if allow_area and interpolation == Inter.AREA:
+        return "area"
     if interpolation not in _MODES:
         raise ValueError(f"{op}: interpolation {interpolation} is not supported by mindspore_hl; "
-                         f"use Inter.LINEAR, Inter.NEAREST or Inter.BICUBIC")
+                         f"use Inter.LINEAR, Inter.NEAREST or Inter.BICUBIC"
+                         f"{', Inter.AREA' if allow_area else ''}")
     return _MODES[interpolation]
 
 

@@ -87,3 +87,27 @@ def default_weight_init(init):
 def default_bias_init(init, fan_in):
     """MindSpore's default bias init for Dense and Conv: Uniform(1 / sqrt(fan_in))."""
     return Uniform(1 / math.sqrt(fan_in)) if init is None else init
+
+
+def check_kernel_fits(cell, shape, spatial, kernel, dilation, pad_mode, padding):
+    """The (padded) input must be at least as large as the dilated kernel in every spatial dim (MindSpore:
+    "input shape's h and w after padding must be greater than or equal to kernel_size's h and w").
+
+    Args:
+        cell: the Cell. shape: the full input shape. spatial: its spatial sizes. kernel, dilation: per dim.
+        pad_mode: 'same' (always fits), 'valid' or 'pad'. padding: int or (before, after) per dim, flattened.
+    """
+    if pad_mode == "same":
+        return
+    n = len(spatial)
+    pads = (padding,) * (2 * n) if isinstance(padding, int) else tuple(padding)
+    padded = tuple(s + (pads[2 * i] + pads[2 * i + 1] if pad_mode == "pad" else 0) for i, s in enumerate(spatial))
+    needed = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
+    if all(p >= k for p, k in zip(padded, needed)):
+        return
+    via = f" (with padding {pads} the input is {padded})" if pad_mode == "pad" and any(pads) else ""
+    dil = f" dilated by {tuple(dilation)} to {needed}" if any(d != 1 for d in dilation) else ""
+    raise ValueError(f"{type(cell).__name__}: the kernel {tuple(kernel)}{dil} is larger than the input's spatial size "
+                     f"{tuple(spatial)}{via} with pad_mode='{pad_mode}', for input of shape {tuple(shape)}. The input "
+                     f"after padding must be at least as large as the kernel: use a larger input, a smaller "
+                     f"kernel_size, pad_mode='same', or more padding.")

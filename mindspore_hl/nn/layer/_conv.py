@@ -4,8 +4,8 @@ import math
 from ... import ops
 from ...common import dtype as mstype
 from ..cell import Cell
-from ._checks import (check_float, check_input, choice, default_bias_init, default_weight_init, int_tuple,
-                      make_param, positive_int)
+from ._checks import (check_float, check_input, check_kernel_fits, choice, default_bias_init, default_weight_init,
+                      int_tuple, make_param, positive_int)
 
 __all__ = ["Conv1d", "Conv2d", "Conv2dTranspose"]
 
@@ -97,6 +97,8 @@ class Conv2d(_Conv):
             check_input(self, x, ("N", c, "H", "W"), note=f"in_channels={c}")
             w = self.weight
         check_float(self, x)
+        spatial = x.shape[1:3] if self.format == "NHWC" else x.shape[2:]
+        check_kernel_fits(self, x.shape, spatial, self.kernel_size, self.dilation, self.pad_mode, self.padding)
         return ops.conv2d(x, w, self.bias, self.stride, self.pad_mode, self.padding, self.dilation, self.group,
                           data_format=self.format)
 
@@ -117,6 +119,8 @@ class Conv1d(_Conv):
     def construct(self, x):
         check_input(self, x, ("N", self.in_channels, "L"), note=f"in_channels={self.in_channels}")
         check_float(self, x)
+        check_kernel_fits(self, x.shape, x.shape[2:], (self.kernel_size,), (self.dilation,), self.pad_mode,
+                          self.padding)
         return ops.conv1d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
                           self.dilation, self.group)
 

@@ -1,4 +1,4 @@
-"""Attention layers: ``MultiheadAttention`` and ``TransformerEncoderLayer``."""
+"""Attention layer: ``MultiheadAttention`` (the Transformer blocks built on it are in ``_transformer_blocks``)."""
 import functools
 import math
 
@@ -10,12 +10,10 @@ from ...common import seed
 from ...common.initializer import XavierNormal, XavierUniform
 from ...common.tensor import Tensor, wrap
 from ..cell import Cell
-from ._activation import get_activation
-from ._basic import Dense, Dropout
+from ._basic import Dense
 from ._checks import check_float, check_input, make_param, positive_int
-from ._normalization import LayerNorm
 
-__all__ = ["MultiheadAttention", "TransformerEncoderLayer"]
+__all__ = ["MultiheadAttention"]
 
 
 def _mask_to_bias(mask, dtype):
@@ -161,48 +159,3 @@ def _pad_last(mask):
     if mask is None:
         return None
     return jnp.pad(mask, [(0, 0)] * (mask.ndim - 1) + [(0, 1)])
-
-
-class TransformerEncoderLayer(Cell):
-    """Self-attention + feed-forward block with residuals and LayerNorm (post-norm, or pre-norm with norm_first).
-
-    Args:
-        d_model, nhead, dim_feedforward (default 2048), dropout (default 0.1), activation ('relu', 'gelu' or a
-        Cell), layer_norm_eps (default 1e-5), batch_first, norm_first.
-    Inputs: src (S, N, d_model) (or batch first), src_mask, src_key_padding_mask (as MultiheadAttention).
-    """
-
-    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
-                 batch_first=False, norm_first=False, bias=True, dtype=mstype.float32):
-        super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout, has_bias=bias, batch_first=batch_first,
-                                            dtype=dtype)
-        self.linear1 = Dense(d_model, dim_feedforward, has_bias=bias, dtype=dtype)
-        self.dropout = Dropout(p=dropout)
-        self.linear2 = Dense(dim_feedforward, d_model, has_bias=bias, dtype=dtype)
-        self.norm_first = bool(norm_first)
-        self.norm1 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.norm2 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.dropout1 = Dropout(p=dropout)
-        self.dropout2 = Dropout(p=dropout)
-        if isinstance(activation, str):
-            activation = get_activation(activation, "TransformerEncoderLayer")
-        elif not isinstance(activation, Cell):
-            raise TypeError(f"TransformerEncoderLayer: 'activation' must be a str or a Cell, but got "
-                            f"{type(activation).__name__}.")
-        self.activation = activation
-
-    def construct(self, src, src_mask=None, src_key_padding_mask=None):
-        x = src
-        if self.norm_first:
-            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask)
-            return x + self._ff_block(self.norm2(x))
-        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask))
-        return self.norm2(x + self._ff_block(x))
-
-    def _sa_block(self, x, attn_mask, key_padding_mask):
-        out, _ = self.self_attn(x, x, x, key_padding_mask, False, attn_mask)
-        return self.dropout1(out)
-
-    def _ff_block(self, x):
-        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))

@@ -1,9 +1,11 @@
 """Loss Cells with MindSpore's signatures and defaults."""
+import jax
 import jax.numpy as jnp
 
 from ... import ops
 from ...common.tensor import Tensor
 from ._base import LossBase, as_tensor
+from ._label_checks import check_class_indices
 
 __all__ = ["SoftmaxCrossEntropyWithLogits", "CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "SmoothL1Loss",
            "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"]
@@ -40,6 +42,10 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             if tuple(labels.shape) != tuple(logits.shape[:1]) or not _is_int(labels):
                 raise ValueError(f"SoftmaxCrossEntropyWithLogits(sparse=True): expected integer labels of shape "
                                  f"({logits.shape[0]},), but got {tuple(labels.shape)} {labels.dtype}.")
+            if self.reduction == "mean":  # MindSpore's sparse kernel checks the range
+                check_class_indices("SoftmaxCrossEntropyWithLogits", labels._value, logits.shape[1], False)
+            else:  # MindSpore one-hot encodes: a label out of range is an all-zero row, a loss of 0
+                labels = Tensor(jax.nn.one_hot(labels._value, logits.shape[1], dtype=logits._value.dtype))
         else:
             self._same_shape(logits, labels)
             labels = labels.astype(logits.dtype)
@@ -65,6 +71,9 @@ class CrossEntropyLoss(LossBase):
 
     def construct(self, logits, labels):
         _check_tensor(self, logits=logits, labels=labels)
+        if logits.ndim and labels.shape != logits.shape:  # class indices (MindSpore's GatherD checks the range)
+            check_class_indices("CrossEntropyLoss", labels._value, logits.shape[1 if logits.ndim > 1 else 0], True,
+                                self.ignore_index)
         return ops.cross_entropy(logits, labels, self.weight, self.ignore_index, self.reduction, self.label_smoothing)
 
 
@@ -77,6 +86,9 @@ class NLLLoss(LossBase):
 
     def construct(self, logits, labels):
         _check_tensor(self, logits=logits, labels=labels)
+        if logits.ndim:
+            check_class_indices("NLLLoss", labels._value, logits.shape[1 if logits.ndim > 1 else 0], True,
+                                self.ignore_index)
         return ops.nll_loss(logits, labels, self.weight, self.ignore_index, self.reduction)
 
 

@@ -6,7 +6,10 @@ from ..learning_rate_schedule import *  # noqa: F401,F403
 from ._adam import Adam, AdamW, AdamWeightDecay
 from ._adaptive import Adagrad, Lamb, RMSProp
 from ._momentum import SGD, Momentum
+from ._more import ASGD, FTRL, AdaMax, Adadelta, LazyAdam, ProximalAdagrad, Rprop
 from ._optimizer import Optimizer
+from ._optax import OptaxOptimizer
 
-__all__ = (["Optimizer", "Momentum", "SGD", "Adam", "AdamWeightDecay", "AdamW", "Lamb", "RMSProp", "Adagrad"]
+__all__ = (["Optimizer", "Momentum", "SGD", "Adam", "AdamWeightDecay", "AdamW", "Lamb", "RMSProp", "Adagrad",
+            "Adadelta", "AdaMax", "FTRL", "ProximalAdagrad", "Rprop", "ASGD", "LazyAdam", "OptaxOptimizer"]
            + dynamic_lr.__all__ + learning_rate_schedule.__all__)

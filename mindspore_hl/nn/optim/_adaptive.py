@@ -2,6 +2,7 @@
 ApplyAdagrad kernels)."""
 import jax.numpy as jnp
 import numpy as np
+import optax
 
 from ..._jit import jit
 from ...common.tensor import to_array
@@ -94,13 +95,17 @@ class RMSProp(Optimizer):
             w = p._value
             rho, mu, eps = (np.asarray(x, w.dtype) for x in (self.decay, self.momentum, self.epsilon))
             lr = lr.astype(w.dtype)
+            if mg is None:
+                # optax: scale_by_rms (ms = decay*ms + (1-decay)*g*g; g / sqrt(ms + eps)), then lr, then trace.
+                step, state = optax.scale_by_rms(self.decay, self.epsilon).update(
+                    g, optax.ScaleByRmsState(nu=ms._value))
+                step, trace = optax.trace(decay=mu).update(lr * step, optax.TraceState(trace=mom._value))
+                self._assign(ms, state.nu)
+                self._assign(mom, trace.trace)
+                self._assign(p, w - step)
+                continue
             new_ms = ms._value + (g * g - ms._value) * (1 - rho)
             self._assign(ms, new_ms)
-            if mg is None:
-                new_mom = mom._value * mu + g * lr / jnp.sqrt(new_ms + eps)
-                self._assign(mom, new_mom)
-                self._assign(p, w - new_mom)
-                continue
             new_mg = mg._value + (g - mg._value) * (1 - rho)
             denom = new_ms - new_mg * new_mg + eps
             ok = denom > 0
@@ -127,6 +132,7 @@ class Adagrad(Optimizer):
         _check_bools(self.cls_name, update_slots=update_slots)
         self.update_slots = update_slots
         self.accum = self._clone_state("accum", init=accum)
+        self._rss = optax.scale_by_rss(initial_accumulator_value=accum, eps=1e-6)
 
     @jit
     def construct(self, grads):
@@ -134,7 +140,11 @@ class Adagrad(Optimizer):
         lrs = self._lr_per_param()
         for p, acc, g, lr in zip(self._parameters, self.accum, grads, lrs):
             w = p._value
-            new_acc = acc._value + g * g if self.update_slots else acc._value
-            self._assign(acc, new_acc)
-            self._assign(p, w - lr.astype(w.dtype) * g / jnp.sqrt(new_acc + np.asarray(1e-6, w.dtype)))
+            if self.update_slots:
+                # optax's scale_by_rss is this update: accum += g*g; g / sqrt(accum + eps) (0 where accum is 0).
+                step, state = self._rss.update(g, optax.ScaleByRssState(sum_of_squares=acc._value))
+                self._assign(acc, state.sum_of_squares)
+            else:
+                step = g / jnp.sqrt(acc._value + np.asarray(1e-6, w.dtype))
+            self._assign(p, w - lr.astype(w.dtype) * step)
         return self._success()

@@ -1,6 +1,7 @@
 """``nn.Momentum`` and ``nn.SGD`` (MindSpore's ApplyMomentum and SGD kernels)."""
 import jax.numpy as jnp
 import numpy as np
+import optax
 
 from ..._jit import jit
 from ...common.parameter import Parameter
@@ -55,10 +56,11 @@ class Momentum(Optimizer):
         for p, m, g, lr in zip(self._parameters, self.moments, grads, lrs):
             dt = p._value.dtype
             u, lr = mom.astype(dt), lr.astype(dt)
-            new_m = m._value * u + g
-            step = g * lr + new_m * u * lr if self.use_nesterov else new_m * lr
-            self._assign(m, new_m)
-            self._assign(p, p._value - step)
+            # optax.trace is MindSpore's ApplyMomentum: moments = momentum * moments + g; the step is the new
+            # moments, or g + momentum * moments with Nesterov.
+            step, state = optax.trace(decay=u, nesterov=self.use_nesterov).update(g, optax.TraceState(trace=m._value))
+            self._assign(m, state.trace)
+            self._assign(p, p._value - lr * step)
         return self._success()
 
 

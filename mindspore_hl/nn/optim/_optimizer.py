@@ -26,6 +26,16 @@ __all__ = ["Optimizer"]
 _GROUP_KEYS = ("params", "lr", "weight_decay", "grad_centralization", "order_params")
 
 
+def _finite_rates(owner, rates):
+    """Per-step / Tensor learning rates: every one finite and >= 0 (MindSpore checks a float rate only)."""
+    bad = np.flatnonzero(~np.isfinite(rates) | (rates < 0))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"For '{owner}', every 'learning_rate' value must be a finite number >= 0, but value {i} "
+                         f"of {rates.size} is {float(rates.reshape(-1)[i])}.")
+    return rates
+
+
 class _IteratorLearningRate(LearningRateSchedule):
     """Per-step learning rates indexed by ``global_step``; the last one is held after the list ends."""
 
@@ -170,6 +180,9 @@ class Optimizer(Cell):
             raise TypeError(f"For '{self.cls_name}', 'learning_rate' must be a float, int, Tensor, list or "
                             f"LearningRateSchedule, but got bool.")
         if isinstance(learning_rate, (int, float, np.integer, np.floating)):
+            if not np.isfinite(learning_rate):  # MindSpore's words
+                raise ValueError(f"For '{self.cls_name}', the 'learning rate' must be a legal value, but got "
+                                 f"'{float(learning_rate)}'.")
             if learning_rate < 0:
                 raise ValueError(f"For '{self.cls_name}', 'learning_rate' must be >= 0, but got {learning_rate}.")
             return float(learning_rate)
@@ -181,13 +194,13 @@ class Optimizer(Cell):
             if arr.ndim > 1:
                 raise ValueError(f"For '{self.cls_name}', a Tensor 'learning_rate' must be 0-D or 1-D, but got "
                                  f"shape {arr.shape}.")
-            return arr
+            return _finite_rates(self.cls_name, arr)
         if isinstance(learning_rate, Iterable) and not isinstance(learning_rate, (str, dict)):
             arr = np.asarray(list(learning_rate), np.float32)
             if arr.ndim != 1 or arr.size == 0:
                 raise ValueError(f"For '{self.cls_name}', a list 'learning_rate' must be a non-empty flat list of "
                                  f"numbers, but got shape {arr.shape}.")
-            return arr
+            return _finite_rates(self.cls_name, arr)
         raise TypeError(f"For '{self.cls_name}', 'learning_rate' must be a float, int, Tensor, list or "
                         f"LearningRateSchedule, but got {type(learning_rate).__name__}.")
 
@@ -206,6 +219,9 @@ class Optimizer(Cell):
         if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)):
             raise TypeError(f"For '{self.cls_name}', 'weight_decay' must be a float, int or Cell, but got "
                             f"{type(weight_decay).__name__}.")
+        if not np.isfinite(weight_decay):  # MindSpore's words
+            raise ValueError(f"For '{self.cls_name}', the 'weight_decay' must be a legal value, but got "
+                             f"'{float(weight_decay)}'.")
         if weight_decay < 0:
             raise ValueError(f"For '{self.cls_name}', 'weight_decay' must be >= 0, but got {weight_decay}.")
         # Gradients arrive multiplied by loss_scale and are divided by it after decay: scale the decay to match.
@@ -262,19 +278,22 @@ class Optimizer(Cell):
     # ---- MindSpore's helper API for constructs --------------------------------------------------------------
     def get_lr(self):
         """The learning rate for the current step (a Parameter, Tensor, or per-parameter tuple when groups set
-        ``lr``); like MindSpore, this advances ``global_step`` by one (optimizers call it once per update)."""
+        ``lr``). Like MindSpore, reading it does not advance ``global_step``: only an update does."""
         step = self.global_step._value
         if self.is_group_lr:
-            lr = tuple(src if isinstance(src, Parameter) else wrap(_lr_value(src, step)) for src in self._lr_sources)
-        else:
-            src = self._lr_sources[0]
-            lr = src if isinstance(src, Parameter) else wrap(_lr_value(src, step))
-        self.global_step._set_value(step + 1)
-        return lr
+            return tuple(src if isinstance(src, Parameter) else wrap(_lr_value(src, step))
+                         for src in self._lr_sources)
+        src = self._lr_sources[0]
+        return src if isinstance(src, Parameter) else wrap(_lr_value(src, step))
+
+    def _advance_step(self):
+        """``global_step += 1``: what MindSpore's optimizer constructs do right after ``get_lr()``."""
+        self.global_step._set_value(self.global_step._value + 1)
 
     def _lr_per_param(self):
-        """``get_lr()`` as one float32 scalar array per parameter."""
+        """``get_lr()`` as one float32 scalar array per parameter, then ``global_step`` advances (one update)."""
         lr = self.get_lr()
+        self._advance_step()
         lrs = lr if self.is_group_lr else (lr,) * self.param_length
         return [to_array(x).astype(jnp.float32).reshape(()) for x in lrs]
 

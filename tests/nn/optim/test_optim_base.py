@@ -139,6 +139,8 @@ class MyMomentum(nn.Optimizer):
 
     def construct(self, gradients):
         lr = self.get_lr()
+        # As in MindSpore, get_lr() only reads: a custom optimizer advances global_step itself.
+        ops.assign_add(self.global_step, ms.Tensor(np.array([1], np.int32)))
         params = self.parameters
         for i in range(len(params)):
             ops.assign(self.moments[i], self.moments[i] * self.momentum + gradients[i])

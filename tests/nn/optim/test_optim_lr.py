@@ -145,12 +145,17 @@ def test_schedule_as_learning_rate(schedule, expected, mode):
     np.testing.assert_allclose(seen, expected, rtol=1e-5, atol=1e-8)
 
 
-def test_get_lr_reads_the_current_step_and_advances_it():
+def test_get_lr_reads_the_current_step_without_advancing_it():
+    # MindSpore advances global_step only in the optimizer's construct: logging the rate must not speed it up.
     p = ms.Parameter(ms.Tensor(np.zeros((2,), np.float32)), name="w")
-    opt = nn.Momentum([p], learning_rate=[0.1, 0.2], momentum=0.9)
-    assert float(opt.get_lr().asnumpy()) == pytest.approx(0.1)
+    opt = nn.Momentum([p], learning_rate=[0.1, 0.2, 0.3], momentum=0.9)
+    for _ in range(3):
+        assert float(opt.get_lr().asnumpy()) == pytest.approx(0.1)
+    assert opt.global_step.asnumpy().tolist() == [0]
+    opt((ms.Tensor(np.ones((2,), np.float32)),))
     assert opt.global_step.asnumpy().tolist() == [1]
     assert float(opt.get_lr().asnumpy()) == pytest.approx(0.2)
+    np.testing.assert_allclose(p.asnumpy(), [-0.1, -0.1], rtol=1e-6)
     fixed = nn.Momentum([ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="v")], 0.05, 0.9)
     lr = fixed.get_lr()
     assert isinstance(lr, ms.Parameter) and lr.name == "learning_rate" and float(lr.asnumpy()) == pytest.approx(0.05)

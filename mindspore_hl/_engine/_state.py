@@ -1,0 +1,76 @@
+"""Every piece of mindspore_hl's global state, in one module, and :func:`reset` to bring it back to the start.
+
+Two kinds of state live here:
+
+- **Tracing state**, per thread (``trace``): the stack of StatelessScopes, the parallel plan of the step
+  being traced, and how deep the thread is inside an eager parallel step. Two threads tracing at once never
+  see each other's scopes.
+- **Settings**, per process (MindSpore's context is process-wide, and a dataset worker thread must see the
+  seed and mode the user set): ``set_context`` values, the auto-parallel context, the seed and the eager
+  random key stream, the device plug-in's op overrides, device meshes, and the compiled functions whose
+  caches a context change clears.
+
+The modules that own each setting (``context``, ``common.seed``, the parallel context) keep reading and
+writing these objects in place, so ``reset()`` restores all of them at once, as ``tests/conftest.py`` does
+around every test.
+"""
+import threading
+import weakref
+
+__all__ = ["trace", "context", "parallel", "rng", "op_overrides", "meshes", "compiled", "on_reset", "reset"]
+
+
+class _Trace(threading.local):
+    """Per-thread tracing state (each thread starts with an empty scope stack)."""
+
+    def __init__(self):
+        self.scopes = []        # StatelessScope stack, innermost last
+        self.plan = None        # the parallel Plan whose step is being traced (Cell.shard constraints read it)
+        self.step_depth = 0     # > 0 while an eager top-level step runs on a device mesh (PYNATIVE parallel)
+        self.compiling = 0      # > 0 while a compiled step is being traced (static-graph syntax applies)
+        self.op_observer = None  # sees every op call while an exporter records a network (MindIR export)
+
+
+class _Rng:
+    """The global seed, the eager random key stream and the host generator of the initializers."""
+    __slots__ = ("seed", "key", "np_rng")
+
+    def __init__(self):
+        self.seed = self.key = self.np_rng = None
+
+
+trace = _Trace()
+context = {}              # set_context / get_context values (mindspore_hl.context fills the defaults)
+parallel = {}             # set_auto_parallel_context values (the parallel context fills the defaults)
+rng = _Rng()
+op_overrides = {}         # {op name: array function} of the device plug-in in use
+meshes = {}               # (device ids, model axis size) -> jax.sharding.Mesh
+compiled = weakref.WeakSet()   # compiled functions whose caches depend on the parallel context
+_hooks = []
+
+
+def on_reset(fn):
+    """Register ``fn()`` to restore one module's defaults in :func:`reset` (used by the owners of settings)."""
+    _hooks.append(fn)
+    return fn
+
+
+def reset():
+    """Restore every global setting to its default and drop this thread's tracing state.
+
+    Example:
+        >>> from mindspore_hl._engine import _state
+        >>> _state.reset()
+    """
+    trace.scopes.clear()
+    trace.plan = None
+    trace.step_depth = 0
+    trace.compiling = 0
+    trace.op_observer = None
+    rng.seed = rng.key = rng.np_rng = None
+    op_overrides.clear()
+    meshes.clear()
+    for fn in _hooks:
+        fn()
+    for cf in list(compiled):
+        cf.clear_cache()

@@ -1,0 +1,201 @@
+"""PyTorch-style SGD, Adam, AdamW, Adamax, Adadelta and Adagrad (PyTorch's maths, MindSpore's state names).
+
+Adam / AdamW (without amsgrad), Adamax and Adadelta run on optax (``scale_by_adam``, ``scale_by_adamax``,
+``scale_by_adadelta`` compute PyTorch's updates: epsilon added to the bias-corrected root, the infinity norm
+taking ``|g| + eps``, epsilon inside both Adadelta roots). SGD's dampening and Adagrad's ``sqrt(sum) + eps``
+differ from optax's ``trace`` / ``scale_by_rss``, so those two are written out.
+"""
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+from ._base import Optimizer
+
+__all__ = ["SGD", "Adam", "AdamW", "Adamax", "Adadelta", "Adagrad"]
+
+
+def _check(owner, **values):
+    for name, v in values.items():
+        vs = v if isinstance(v, tuple) else (v,)
+        if any(isinstance(x, bool) or not isinstance(x, (int, float)) or x < 0 for x in vs):
+            raise ValueError(f"For '{owner}', '{name}' must be non-negative, but got {v!r}.")
+
+
+def _lr(group, dtype):
+    return group["lr"]._value.astype(dtype)
+
+
+class SGD(Optimizer):
+    """SGD with momentum, dampening, Nesterov and weight decay (PyTorch's rules). State: ``accum.<p>`` (the
+    momentum buffer) and ``stat.<p>`` (1 until the first step)."""
+
+    def __init__(self, params, lr, momentum=0, dampening=0, weight_decay=0.0, nesterov=False, *, maximize=False):
+        _check("SGD", lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay)
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("For 'SGD', Nesterov momentum needs momentum > 0 and dampening = 0.")
+        super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
+                                      nesterov=nesterov, maximize=maximize))
+        self._make_state()
+
+    def _make_state(self):
+        self.accum = self._slots("accum")
+        self.stat = self._slots("stat", 1.0)
+
+    def _first_and_buffer(self, i):
+        """(True on this parameter's first step, its momentum buffer Parameter); marks the step as taken."""
+        first = self.stat[i]._value > 0
+        self._set(self.stat[i], jnp.zeros_like(self.stat[i]._value))
+        return first, self.accum[i]
+
+    def construct(self, gradients):
+        for group, i, p, g in self._grouped(gradients):
+            w = p._value
+            if group["weight_decay"]:
+                g = g + group["weight_decay"] * w
+            mu = group["momentum"]
+            if mu:
+                first, slot = self._first_and_buffer(i)
+                buf = jnp.where(first, g, mu * slot._value + (1 - group["dampening"]) * g)
+                self._set(slot, buf)
+                g = g + mu * buf if group["nesterov"] else buf
+            self._set(p, w - _lr(group, w.dtype) * g)
+        return self._ok()
+
+
+class Adam(Optimizer):
+    """Adam (PyTorch): weight decay added to the gradient; ``amsgrad`` keeps the running maximum of the second
+    moment. State: ``exp_avg.<p>``, ``exp_avg_sq.<p>``, ``max_exp_avg_sq.<p>``, ``state_step``."""
+
+    _decoupled = False
+
+    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.0, amsgrad=False, *,
+                 maximize=False):
+        _check(self.__class__.__name__, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay)
+        if not all(0 <= b < 1 for b in betas):
+            raise ValueError(f"For '{self.__class__.__name__}', 'betas' must be in [0, 1), but got {betas}.")
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      amsgrad=amsgrad, maximize=maximize))
+        self.exp_avg = self._slots("exp_avg")
+        self.exp_avg_sq = self._slots("exp_avg_sq")
+        if amsgrad or not self._max_only_with_amsgrad:
+            self.max_exp_avg_sq = self._slots("max_exp_avg_sq")
+        self.state_step = self._step_param("state_step")
+
+    _max_only_with_amsgrad = False
+
+    def construct(self, gradients):
+        step = (self.state_step._value + 1).reshape(()).astype(jnp.int32)
+        self._set(self.state_step, self.state_step._value + 1)
+        for group, i, p, g in self._grouped(gradients):
+            w, lr = p._value, _lr(group, p._value.dtype)
+            b1, b2 = group["betas"]
+            wd = group["weight_decay"]
+            if wd and self._decoupled:
+                w = w * (1 - lr * wd)
+            elif wd:
+                g = g + wd * w
+            m, v = self.exp_avg[i], self.exp_avg_sq[i]
+            if group["amsgrad"]:
+                new_m = b1 * m._value + (1 - b1) * g
+                new_v = b2 * v._value + (1 - b2) * g * g
+                vmax = jnp.maximum(self.max_exp_avg_sq[i]._value, new_v)
+                self._set(self.max_exp_avg_sq[i], vmax)
+                t = step.astype(w.dtype)
+                update = (new_m / (1 - b1 ** t)) / (jnp.sqrt(vmax) / jnp.sqrt(1 - b2 ** t) + group["eps"])
+            else:
+                tx = optax.scale_by_adam(b1, b2, group["eps"])
+                update, state = tx.update(g, optax.ScaleByAdamState(count=step - 1, mu=m._value, nu=v._value))
+                new_m, new_v = state.mu, state.nu
+            self._set(m, new_m)
+            self._set(v, new_v)
+            self._set(p, w - lr * update)
+        return self._ok()
+
+
+class AdamW(Adam):
+    """AdamW (PyTorch): ``param *= 1 - lr * weight_decay`` (default 0.01), then Adam's step."""
+
+    _decoupled = True
+
+    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, *,
+                 maximize=False):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
+
+
+class Adamax(Optimizer):
+    """Adamax (PyTorch): ``u = max(beta2 * u, |g| + eps)``; ``param -= lr / (1 - beta1^t) * m / u``.
+    State: ``step_t``, ``exp_avg.<p>``, ``exp_inf.<p>``."""
+
+    def __init__(self, params, lr=0.002, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.0, *, maximize=False):
+        _check("Adamax", lr=lr, betas=betas, eps=eps, weight_decay=weight_decay)
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      maximize=maximize))
+        self.step_t = self._step_param("step_t")
+        self.exp_avg = self._slots("exp_avg")
+        self.exp_inf = self._slots("exp_inf")
+
+    def construct(self, gradients):
+        step = self.step_t._value + 1
+        self._set(self.step_t, step)
+        for group, i, p, g in self._grouped(gradients):
+            w = p._value
+            if group["weight_decay"]:
+                g = g + group["weight_decay"] * w
+            b1, b2 = group["betas"]
+            tx = optax.scale_by_adamax(b1, b2, group["eps"])
+            update, state = tx.update(g, optax.ScaleByAdamState(count=step - 1, mu=self.exp_avg[i]._value,
+                                                                nu=self.exp_inf[i]._value))
+            self._set(self.exp_avg[i], state.mu)
+            self._set(self.exp_inf[i], state.nu)
+            self._set(p, w - _lr(group, w.dtype) * update)
+        return self._ok()
+
+
+class Adadelta(Optimizer):
+    """Adadelta (PyTorch, = optax.scale_by_adadelta). State: ``accum.<p>``, ``accum_update.<p>``."""
+
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-06, weight_decay=0.0, *, maximize=False):
+        _check("Adadelta", lr=lr, rho=rho, eps=eps, weight_decay=weight_decay)
+        super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize))
+        self.accum = self._slots("accum")
+        self.accum_update = self._slots("accum_update")
+
+    def construct(self, gradients):
+        for group, i, p, g in self._grouped(gradients):
+            w = p._value
+            if group["weight_decay"]:
+                g = g + group["weight_decay"] * w
+            tx = optax.scale_by_adadelta(group["rho"], group["eps"])
+            update, state = tx.update(g, optax.ScaleByAdaDeltaState(e_g=self.accum[i]._value,
+                                                                    e_x=self.accum_update[i]._value))
+            self._set(self.accum[i], state.e_g)
+            self._set(self.accum_update[i], state.e_x)
+            self._set(p, w - _lr(group, w.dtype) * update)
+        return self._ok()
+
+
+class Adagrad(Optimizer):
+    """Adagrad (PyTorch): ``clr = lr / (1 + (t - 1) * lr_decay)``; ``sum += g^2``;
+    ``param -= clr * g / (sqrt(sum) + eps)``. State: ``accum.<p>``, ``step_t``."""
+
+    def __init__(self, params, lr=0.01, lr_decay=0.0, weight_decay=0.0, initial_accumulator_value=0.0, eps=1e-10, *,
+                 maximize=False):
+        _check("Adagrad", lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
+               initial_accumulator_value=initial_accumulator_value, eps=eps)
+        super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+                                      initial_accumulator_value=initial_accumulator_value, maximize=maximize))
+        self.accum = self._slots("accum", initial_accumulator_value)
+        self.step_t = self._step_param("step_t")
+
+    def construct(self, gradients):
+        step = self.step_t._value + 1
+        self._set(self.step_t, step)
+        for group, i, p, g in self._grouped(gradients):
+            w = p._value
+            if group["weight_decay"]:
+                g = g + group["weight_decay"] * w
+            clr = _lr(group, w.dtype) / (1 + (step - 1).astype(w.dtype) * group["lr_decay"])
+            acc = self.accum[i]._value + g * g
+            self._set(self.accum[i], acc)
+            self._set(p, w - clr * g / (jnp.sqrt(acc) + np.asarray(group["eps"], w.dtype)))
+        return self._ok()

@@ -1,0 +1,353 @@
+"""``mindspore.mint.nn.functional``: PyTorch-style neural-network functions over ``mindspore_hl.ops``.
+
+Each function adapts its arguments (PyTorch keyword names and defaults, as MindSpore 2.10's mint) and calls the one
+functional op; names whose ops do not exist yet are not exported.
+"""
+from __future__ import annotations
+
+from ... import ops as _ops
+from .._functions import _op
+
+_TARGETS: dict[str, tuple[str, ...]] = {}
+
+
+def _uses(*targets):
+    def deco(fn):
+        _TARGETS[fn.__name__] = targets
+        return fn
+    return deco
+
+
+def _pair(v, n):
+    return tuple(v) if isinstance(v, (list, tuple)) else (v,) * n
+
+
+@_uses("relu")
+def relu(input, inplace=False):
+    """max(input, 0)."""
+    return _op("relu")(input)
+
+
+@_uses("relu")
+def relu_(input):
+    """max(input, 0) (returned; Tensors here are immutable values)."""
+    return _op("relu")(input)
+
+
+@_uses("relu6")
+def relu6(input, inplace=False):
+    """min(max(input, 0), 6)."""
+    return _op("relu6")(input)
+
+
+@_uses("sigmoid")
+def sigmoid(input):
+    """1 / (1 + exp(-input))."""
+    return _op("sigmoid")(input)
+
+
+@_uses("sigmoid")
+def sigmoid_(input):
+    """1 / (1 + exp(-input)) (returned)."""
+    return _op("sigmoid")(input)
+
+
+@_uses("tanh")
+def tanh(input):
+    """Hyperbolic tangent."""
+    return _op("tanh")(input)
+
+
+@_uses("silu")
+def silu(input, inplace=False):
+    """input * sigmoid(input)."""
+    return _op("silu")(input)
+
+
+@_uses("gelu")
+def gelu(input, *, approximate="none"):
+    """GELU (exact erf form, or ``approximate='tanh'``)."""
+    return _op("gelu")(input, approximate)
+
+
+@_uses("elu")
+def elu(input, alpha=1.0, inplace=False):
+    """input if input > 0 else alpha * (exp(input) - 1)."""
+    return _op("elu")(input, alpha)
+
+
+@_uses("elu")
+def elu_(input, alpha=1.0):
+    """ELU (returned)."""
+    return _op("elu")(input, alpha)
+
+
+@_uses("leaky_relu")
+def leaky_relu(input, negative_slope=0.01):
+    """input if input > 0 else negative_slope * input."""
+    return _op("leaky_relu")(input, negative_slope)
+
+
+@_uses("hardtanh")
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """clip(input, min_val, max_val)."""
+    return _op("hardtanh")(input, min_val, max_val)
+
+
+@_uses("hardtanh")
+def hardtanh_(input, min_val=-1, max_val=1):
+    """clip(input, min_val, max_val) (returned)."""
+    return _op("hardtanh")(input, min_val, max_val)
+
+
+@_uses("threshold")
+def threshold(input, threshold, value, inplace=False):  # noqa: A002
+    """input if input > threshold else value."""
+    return _op("threshold")(input, threshold, value)
+
+
+@_uses("threshold")
+def threshold_(input, threshold, value):
+    """input if input > threshold else value (returned)."""
+    return _op("threshold")(input, threshold, value)
+
+
+@_uses("glu")
+def glu(input, dim=-1):
+    """a * sigmoid(b) for the halves a, b of ``input`` along ``dim``."""
+    return _op("glu")(input, dim)
+
+
+@_uses("logsigmoid")
+def logsigmoid(input):
+    """log(sigmoid(input))."""
+    return _op("logsigmoid")(input)
+
+
+@_uses("prelu")
+def prelu(input, weight):
+    """input if input > 0 else weight * input (weight per channel, dim 1)."""
+    return _op("prelu")(input, weight)
+
+
+@_uses("softmax")
+def softmax(input, dim=None, dtype=None):
+    """Softmax along ``dim`` (the last dim by default)."""
+    x = input if dtype is None else _op("cast")(input, dtype)
+    return _op("softmax")(x, -1 if dim is None else dim)
+
+
+@_uses("log_softmax")
+def log_softmax(input, dim=None, *, dtype=None):
+    """Log-softmax along ``dim`` (the last dim by default)."""
+    x = input if dtype is None else _op("cast")(input, dtype)
+    return _op("log_softmax")(x, -1 if dim is None else dim)
+
+
+@_uses("dense")
+def linear(input, weight, bias=None):
+    """input @ weight.T + bias."""
+    return _op("dense")(input, weight, bias)
+
+
+@_uses("l2_normalize", "vector_norm")
+def normalize(input, p=2.0, dim=1, eps=1e-12):
+    """input / max(||input||_p along dim, eps)."""
+    n = _op("vector_norm")(input, p, dim, True)
+    return _op("div")(input, _op("clamp")(n, eps, None))
+
+
+@_uses("flatten")
+def flatten(input, start_dim=0, end_dim=-1):
+    """Merge dims ``start_dim``..``end_dim``."""
+    return _op("flatten")(input, start_dim=start_dim, end_dim=end_dim)
+
+
+@_uses("one_hot")
+def one_hot(tensor, num_classes=-1):
+    """One-hot Int64 encoding (``num_classes`` = max + 1 when -1)."""
+    n = int(_op("max")(tensor)) + 1 if num_classes == -1 else num_classes
+    return _op("one_hot")(tensor, n, 1, 0, -1)
+
+
+@_uses("pad")
+def pad(input, pad, mode="constant", value=None):
+    """Pad the last dims by ``pad`` (pairs from the last dim backwards)."""
+    return _op("pad")(input, pad, mode, value)
+
+
+@_uses("dropout")
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zero elements with probability ``p`` and scale the rest by 1 / (1 - p) (identity unless training)."""
+    return _op("dropout")(input, p, training)
+
+
+@_uses("dropout2d")
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels with probability ``p`` (identity unless training)."""
+    return _op("dropout2d")(input, p, training)
+
+
+@_uses("embedding")
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False):
+    """Rows of ``weight`` at the indices ``input``."""
+    return _op("embedding")(input, weight, padding_idx)
+
+
+@_uses("conv1d")
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1-D convolution (``padding`` an int, 'valid' or 'same')."""
+    mode = padding if isinstance(padding, str) else "pad"
+    return _op("conv1d")(input, weight, bias, stride, mode, 0 if isinstance(padding, str) else padding, dilation,
+                         groups)
+
+
+@_uses("conv2d")
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-D convolution (``padding`` an int, a pair, 'valid' or 'same')."""
+    mode = padding if isinstance(padding, str) else "pad"
+    return _op("conv2d")(input, weight, bias, stride, mode, 0 if isinstance(padding, str) else padding, dilation,
+                         groups)
+
+
+@_uses("conv3d")
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """3-D convolution."""
+    mode = padding if isinstance(padding, str) else "pad"
+    return _op("conv3d")(input, weight, bias, stride, mode, 0 if isinstance(padding, str) else padding, dilation,
+                         groups)
+
+
+@_uses("conv_transpose2d")
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """2-D transposed convolution."""
+    return _op("conv_transpose2d")(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+@_uses("avg_pool2d")
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """2-D average pooling (``stride`` defaults to ``kernel_size``)."""
+    return _op("avg_pool2d")(input, kernel_size, kernel_size if stride is None else stride, padding, ceil_mode,
+                             count_include_pad, divisor_override)
+
+
+@_uses("max_pool2d")
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """2-D max pooling (``stride`` defaults to ``kernel_size``)."""
+    return _op("max_pool2d")(input, kernel_size, kernel_size if stride is None else stride, padding, dilation,
+                             return_indices, ceil_mode)
+
+
+@_uses("adaptive_avg_pool2d")
+def adaptive_avg_pool2d(input, output_size):
+    """2-D adaptive average pooling to ``output_size``."""
+    return _op("adaptive_avg_pool2d")(input, output_size)
+
+
+@_uses("batch_norm")
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05):
+    """Batch normalisation over dim 1."""
+    return _op("batch_norm")(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+@_uses("group_norm")
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    """Group normalisation."""
+    return _op("group_norm")(input, num_groups, weight, bias, eps)
+
+
+@_uses("layer_norm")
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
+    """Layer normalisation over the trailing ``normalized_shape`` dims."""
+    return _op("layer_norm")(input, normalized_shape, weight, bias, eps)
+
+
+@_uses("mse_loss")
+def mse_loss(input, target, reduction="mean"):
+    """Mean squared error."""
+    return _op("mse_loss")(input, target, reduction)
+
+
+@_uses("binary_cross_entropy")
+def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+    """Binary cross-entropy of probabilities."""
+    return _op("binary_cross_entropy")(input, target, weight, reduction)
+
+
+@_uses("binary_cross_entropy_with_logits")
+def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean", pos_weight=None):
+    """Binary cross-entropy of logits."""
+    return _op("binary_cross_entropy_with_logits")(input, target, weight, pos_weight, reduction)
+
+
+@_uses("cross_entropy")
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+    """Cross-entropy of logits against class indices or probabilities."""
+    return _op("cross_entropy")(input, target, weight, ignore_index, reduction, label_smoothing)
+
+
+@_uses("nll_loss")
+def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+    """Negative log-likelihood of log-probabilities."""
+    return _op("nll_loss")(input, target, weight, ignore_index, reduction)
+
+
+@_uses("kl_div")
+def kl_div(input, target, reduction="mean", log_target=False):
+    """Kullback-Leibler divergence (``input`` log-probabilities)."""
+    return _op("kl_div")(input, target, reduction, log_target)
+
+
+@_uses("soft_margin_loss")
+def soft_margin_loss(input, target, reduction="mean"):
+    """mean(log(1 + exp(-target * input)))."""
+    return _op("soft_margin_loss")(input, target, reduction)
+
+
+@_uses("cosine_embedding_loss")
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
+    """1 - cos for target 1, max(0, cos - margin) for target -1."""
+    return _op("cosine_embedding_loss")(input1, input2, target, margin, reduction)
+
+
+@_uses("pixel_shuffle")
+def pixel_shuffle(input, upscale_factor):
+    """Rearrange (C * r^2, H, W) into (C, H * r, W * r)."""
+    return _op("pixel_shuffle")(input, upscale_factor)
+
+
+@_uses("interpolate")
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None):
+    """Resize by ``size`` or ``scale_factor``."""
+    return _op("interpolate")(input, size, scale_factor, mode, align_corners, recompute_scale_factor)
+
+
+@_uses("interpolate")
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """Resize by ``size`` or ``scale_factor`` (``interpolate``)."""
+    return _op("interpolate")(input, size, scale_factor, mode, align_corners)
+
+
+@_uses("unfold")
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """Sliding local blocks (im2col)."""
+    return _op("unfold")(input, kernel_size, dilation, padding, stride)
+
+
+@_uses("fold")
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """Combine sliding local blocks (col2im)."""
+    return _op("fold")(input, output_size, kernel_size, dilation, padding, stride)
+
+
+@_uses("grid_sample")
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """Sample ``input`` at the normalised coordinates ``grid``."""
+    return _op("grid_sample")(input, grid, mode, padding_mode, bool(align_corners))
+
+
+__all__ = [n for n, t in _TARGETS.items() if all(hasattr(_ops, x) for x in t)]
+for _n in [n for n in _TARGETS if n not in __all__]:
+    del globals()[_n]

@@ -1,0 +1,62 @@
+"""Range checks on class-index labels, where MindSpore's CPU kernels have them (checked with MindSpore 2.10).
+
+- ``SoftmaxCrossEntropyWithLogits(sparse=True, reduction='mean')`` (MindSpore's SparseSoftmaxCrossEntropyWithLogits
+  kernel): a label < 0 or >= num_classes is an error. (MindSpore's kernel lets ``label == num_classes`` through
+  and reads past the row; here it is an error too.)
+- ``CrossEntropyLoss`` / ``NLLLoss`` (MindSpore's GatherD): a label outside [-num_classes, num_classes) that is not
+  ``ignore_index`` is an error; -num_classes..-1 count from the end, as in MindSpore.
+
+Eagerly the error is a ValueError raised at once. Inside a compiled step the labels are not known while
+compiling: the step checks them when it runs and raises the same message through a host callback (JAX reports
+it as a runtime error whose text holds the message); the callback only runs when a label is out of range.
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+__all__ = ["check_class_indices"]
+
+
+def _message(cell, labels, low, high, ignore_index, where):
+    labels = np.asarray(labels)
+    bad = (labels < low) | (labels >= high)
+    if ignore_index is not None:
+        bad &= labels != ignore_index
+    index = tuple(int(i) for i in np.argwhere(bad)[0])
+    shown = index[0] if len(index) == 1 else index
+    ignored = f" or ignore_index ({ignore_index})" if ignore_index is not None else ""
+    return (f"For '{cell}', the labels must be class indices in [{low}, {high}){ignored}, as {where}, but got "
+            f"label {labels[index]} at index {shown} ({int(bad.sum())} of {labels.size} labels out of range).")
+
+
+def _raise(cell, low, high, ignore_index, where):
+    def fail(any_bad, labels):
+        # Checked again here: under vmap the cond becomes a select that runs this branch for every batch.
+        if np.any(any_bad):
+            raise ValueError(_message(cell, labels, low, high, ignore_index, where))
+    return fail
+
+
+def check_class_indices(cell, labels, num_classes, allow_negative, ignore_index=None):
+    """Raise when an integer label array is outside the range ``cell`` accepts.
+
+    Args:
+        cell: the Cell's name, for the message.
+        labels: the labels (a JAX array or tracer; floating labels are not class indices and pass).
+        num_classes: the size of the class axis.
+        allow_negative: accept [-num_classes, 0) (counted from the end).
+        ignore_index: a label value that is always accepted (it adds nothing to the loss).
+    """
+    if not jnp.issubdtype(labels.dtype, jnp.integer) or labels.size == 0:
+        return
+    low, high = (-num_classes if allow_negative else 0), num_classes
+    where = f"the logits have {num_classes} classes"
+    bad = (labels < low) | (labels >= high)
+    if ignore_index is not None:
+        bad = bad & (labels != ignore_index)
+    if isinstance(labels, jax.core.Tracer):
+        fail = _raise(cell, low, high, ignore_index, where)
+        any_bad = jnp.any(bad)
+        jax.lax.cond(any_bad, lambda args: jax.debug.callback(fail, *args), lambda args: None, (any_bad, labels))
+    elif bool(jnp.any(bad)):
+        raise ValueError(_message(cell, labels, low, high, ignore_index, where))

@@ -1,0 +1,304 @@
+"""Less common ``ops`` functions: products with accumulation, ``*_ext`` and ``tensor_*`` aliases, box helpers,
+1-D pooling, RMS norm, sequence reversal, ``intopk``.
+
+The aliases are functions of their own (with MindSpore 2.10's parameter names) that call the one implementation.
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..common import dtype as mstype
+from ..common.tensor import Tensor
+from ._core import check, op, unwrap
+from ._nn_loss import reduce_loss
+from ._registry import lookup
+
+__all__ = ["tensor_add", "tensor_sub", "tensor_mul", "tensor_div", "tensor_floordiv", "tensor_mod", "tensor_pow",
+           "tensor_exp", "tensor_expm1", "tensor_ge", "tensor_gt", "tensor_le", "tensor_lt", "tensor_muls",
+           "tensor_range", "tensor_slice", "accumulate_n", "addbmm", "addmv", "addr", "mv", "vecdot", "batch_dot",
+           "float_power_ext", "diff_ext", "isnan_ext", "mse_loss_ext", "baddbmm_ext", "einsum_ext", "rms_norm",
+           "add_rms_norm", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "reverse_sequence",
+           "shape_mul", "dyn_shape", "eps", "mixed_precision_cast", "intopk", "iou", "check_valid",
+           "multilabel_margin_loss", "lrn"]
+
+
+def tensor_add(input, other):
+    return lookup("add")(input, other)
+
+
+def tensor_sub(input, other):
+    return lookup("sub")(input, other)
+
+
+def tensor_mul(input, other):
+    return lookup("mul")(input, other)
+
+
+def tensor_div(x, y):
+    return lookup("div")(x, y)
+
+
+def tensor_floordiv(input, other):
+    return lookup("floor_div")(input, other)
+
+
+def tensor_mod(x, y):
+    return lookup("floor_mod")(x, y)
+
+
+def tensor_pow(input, exponent):
+    return lookup("pow")(input, exponent)
+
+
+def tensor_exp(input):
+    return lookup("exp")(input)
+
+
+def tensor_expm1(input):
+    return lookup("expm1")(input)
+
+
+def tensor_ge(input, other):
+    return lookup("greater_equal")(input, other)
+
+
+def tensor_gt(input, other):
+    return lookup("greater")(input, other)
+
+
+def tensor_le(input, other):
+    return lookup("less_equal")(input, other)
+
+
+def tensor_lt(input, other):
+    return lookup("less")(input, other)
+
+
+def tensor_muls(input, other):
+    return lookup("mul")(input, other)
+
+
+def tensor_range(start, end, step):
+    return lookup("range")(start, end, step)
+
+
+def tensor_slice(input, begin, size):
+    return lookup("slice")(input, begin, size)
+
+
+def accumulate_n(x):
+    """The elementwise sum of the Tensors in ``x``."""
+    return lookup("addn")(x)
+
+
+def float_power_ext(input, exponent):
+    return lookup("float_power")(input, exponent)
+
+
+def diff_ext(input, n=1, dim=-1, prepend=None, append=None):
+    return lookup("diff")(input, n, dim, prepend, append)
+
+
+def isnan_ext(tensor):
+    return lookup("isnan")(tensor)
+
+
+def mse_loss_ext(input, target, reduction="mean"):
+    return lookup("mse_loss")(input, target, reduction)
+
+
+def baddbmm_ext(input, batch1, batch2, *, beta=1, alpha=1):
+    return lookup("baddbmm")(input, batch1, batch2, beta, alpha)
+
+
+def einsum_ext(equation, *operands):
+    return lookup("einsum")(equation, *operands)
+
+
+@op("addbmm")
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """beta * input + alpha * sum_b(batch1[b] @ batch2[b])."""
+    return beta * input + alpha * jnp.einsum("bij,bjk->ik", batch1, batch2)
+
+
+@op("addmv")
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    """beta * input + alpha * (mat @ vec)."""
+    return beta * input + alpha * jnp.matmul(mat, vec)
+
+
+@op("addr")
+def addr(x, vec1, vec2, *, beta=1, alpha=1):
+    """beta * x + alpha * outer(vec1, vec2)."""
+    return beta * x + alpha * jnp.outer(vec1, vec2)
+
+
+@op("mv")
+def mv(mat, vec):
+    """Matrix-vector product."""
+    check(mat.ndim == 2 and vec.ndim == 1, "mv", f"expected a 2-D mat and 1-D vec, got {mat.shape} and {vec.shape}.")
+    return jnp.matmul(mat, vec)
+
+
+@op("vecdot")
+def vecdot(x, y, *, axis=-1):
+    """sum(conj(x) * y) along ``axis``."""
+    return jnp.sum(jnp.conj(x) * y, axis=axis)
+
+
+@op("batch_dot")
+def batch_dot(x1, x2, axes=None):
+    """Per-sample tensordot of (B, ...) inputs over ``axes`` (default: the last axis of x1, x2's axis 1 or last)."""
+    if axes is None:
+        axes = (x1.ndim - 1, x2.ndim - 1 if x2.ndim == 2 else x2.ndim - 2)
+    if isinstance(axes, int):
+        axes = (axes, axes)
+    a0, a1 = [a % n for a, n in zip(axes, (x1.ndim, x2.ndim))]
+    out = jax.vmap(lambda a, b: jnp.tensordot(a, b, ((a0 - 1,), (a1 - 1,))))(x1, x2)
+    return out[:, None] if out.ndim == 1 else out
+
+
+@op("rms_norm")
+def rms_norm(x, gamma, epsilon=1e-06):
+    """(x / sqrt(mean(x^2 over gamma's axes) + eps) * gamma, rstd)."""
+    axes = tuple(range(x.ndim - gamma.ndim, x.ndim))
+    rstd = jax.lax.rsqrt(jnp.mean(jnp.square(x.astype(jnp.float32)), axes, keepdims=True) + epsilon)
+    return (x * rstd).astype(x.dtype) * gamma, rstd
+
+
+def add_rms_norm(x1, x2, gamma, epsilon=1e-06):
+    """(rms_norm(x1 + x2), its rstd, x1 + x2)."""
+    s = lookup("add")(x1, x2)
+    y, rstd = rms_norm(s, gamma, epsilon)
+    return y, rstd, s
+
+
+@op("avg_pool1d")
+def avg_pool1d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True):
+    """Average over windows of the last axis of (N, C, L)."""
+    check(not ceil_mode, "avg_pool1d", "ceil_mode=True is not supported.")
+    x = jnp.pad(input_x, [(0, 0)] * (input_x.ndim - 1) + [(padding, padding)])
+    s = jax.lax.reduce_window(x, 0.0, jax.lax.add, (1,) * (x.ndim - 1) + (kernel_size,),
+                              (1,) * (x.ndim - 1) + (stride,), "VALID")
+    if count_include_pad or padding == 0:
+        return (s / kernel_size).astype(input_x.dtype)
+    ones = jnp.pad(jnp.ones(input_x.shape[-1], x.dtype), (padding, padding))
+    n = jax.lax.reduce_window(ones, 0.0, jax.lax.add, (kernel_size,), (stride,), "VALID")
+    return (s / n).astype(input_x.dtype)
+
+
+def _adaptive_bounds(n_in, n_out):
+    return [((i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)) for i in range(n_out)]
+
+
+@op("adaptive_avg_pool1d")
+def adaptive_avg_pool1d(input, output_size):
+    """Average of adaptive windows of the last axis (PyTorch's window bounds)."""
+    b = _adaptive_bounds(input.shape[-1], output_size)
+    return jnp.stack([jnp.mean(input[..., lo:hi], -1) for lo, hi in b], -1)
+
+
+@op("adaptive_max_pool1d")
+def adaptive_max_pool1d(input, output_size):
+    """Maximum of adaptive windows of the last axis."""
+    b = _adaptive_bounds(input.shape[-1], output_size)
+    return jnp.stack([jnp.max(input[..., lo:hi], -1) for lo, hi in b], -1)
+
+
+@op("reverse_sequence")
+def reverse_sequence(x, seq_lengths, seq_dim, batch_dim=0):
+    """Reverse the first ``seq_lengths[b]`` elements along ``seq_dim`` of each batch entry ``b``."""
+    n = x.shape[seq_dim]
+    pos = jnp.arange(n)
+    shape = [1] * x.ndim
+    shape[seq_dim] = n
+    lens_shape = [1] * x.ndim
+    lens_shape[batch_dim] = x.shape[batch_dim]
+    lens = seq_lengths.reshape(lens_shape)
+    p = pos.reshape(shape)
+    src = jnp.where(p < lens, lens - 1 - p, p)
+    return jnp.take_along_axis(x, jnp.broadcast_to(src, x.shape).astype(jnp.int32), seq_dim)
+
+
+def shape_mul(input_data):
+    """The product of a shape tuple."""
+    return int(np.prod(input_data, dtype=np.int64))
+
+
+def dyn_shape(input_x):
+    """The shape as an Int64 Tensor."""
+    return Tensor(np.asarray(jnp.shape(unwrap(input_x)), np.int64))
+
+
+@op("eps")
+def eps(x):
+    """A tensor like ``x`` filled with the machine epsilon of its float dtype."""
+    check(jnp.issubdtype(x.dtype, jnp.floating), "eps", f"the input must be a float tensor, got {x.dtype}.", TypeError)
+    return jnp.full_like(x, jnp.finfo(x.dtype).eps)
+
+
+def mixed_precision_cast(dst_dtype, x):
+    """Cast the floating Tensors in ``x`` (a Tensor, or a tuple/list/dict of them) to ``dst_dtype``."""
+    if isinstance(x, Tensor):
+        return lookup("cast")(x, dst_dtype) if mstype.to_ms_dtype(x.dtype).to_numpy().kind == "f" else x
+    if isinstance(x, (tuple, list)):
+        return type(x)(mixed_precision_cast(dst_dtype, v) for v in x)
+    if isinstance(x, dict):
+        return {k: mixed_precision_cast(dst_dtype, v) for k, v in x.items()}
+    return x
+
+
+@op("intopk")
+def intopk(x1, x2, k):
+    """Whether each target ``x2[i]`` is among the ``k`` largest of ``x1[i]`` (ties count as in)."""
+    target = jnp.take_along_axis(x1, x2[:, None].astype(jnp.int32), 1)
+    return jnp.sum(x1 > target, axis=1) < k
+
+
+def _area(b):
+    return (b[..., 2] - b[..., 0] + 1) * (b[..., 3] - b[..., 1] + 1)
+
+
+@op("iou")
+def iou(anchor_boxes, gt_boxes, mode="iou"):
+    """(M, N) IoU (or IoF with mode='iof') of N anchor and M ground-truth (x1, y1, x2, y2) boxes (+1 pixel areas)."""
+    check(mode in ("iou", "iof"), "iou", f"'mode' must be 'iou' or 'iof', but got {mode!r}.")
+    a, g = anchor_boxes[None, :, :4], gt_boxes[:, None, :4]
+    w = jnp.maximum(jnp.minimum(a[..., 2], g[..., 2]) - jnp.maximum(a[..., 0], g[..., 0]) + 1, 0)
+    h = jnp.maximum(jnp.minimum(a[..., 3], g[..., 3]) - jnp.maximum(a[..., 1], g[..., 1]) + 1, 0)
+    inter = w * h
+    denom = _area(a) + _area(g) - inter if mode == "iou" else _area(g)
+    return inter / denom
+
+
+@op("check_valid")
+def check_valid(bboxes, img_metas):
+    """Whether each (x1, y1, x2, y2) box lies inside the image (height, width, ratio) of ``img_metas``."""
+    h, w = img_metas[0] * img_metas[2], img_metas[1] * img_metas[2]
+    return (bboxes[:, 0] >= 0) & (bboxes[:, 1] >= 0) & (bboxes[:, 2] <= w - 1) & (bboxes[:, 3] <= h - 1)
+
+
+@op("multilabel_margin_loss")
+def multilabel_margin_loss(input, target, reduction="mean"):
+    """sum over targets j (until the first -1) and non-targets i of max(0, 1 - (x[j] - x[i])) / C."""
+    c = input.shape[-1]
+    valid = jnp.cumprod(target >= 0, axis=-1).astype(bool)
+    is_target = jnp.zeros(input.shape, bool)
+    idx = jnp.where(valid, target, 0)
+    is_target = jax.vmap(lambda z, i, v: z.at[i].max(v))(is_target.reshape(-1, c), idx.reshape(-1, c),
+                                                         valid.reshape(-1, c)).reshape(input.shape)
+    xj = jnp.take_along_axis(input, idx, -1)
+    margins = jnp.maximum(0, 1 - (xj[..., :, None] - input[..., None, :]))
+    margins = margins * valid[..., :, None] * (~is_target)[..., None, :]
+    loss = jnp.sum(margins, (-2, -1)) / c
+    return reduce_loss(loss.astype(input.dtype), reduction, "multilabel_margin_loss")
+
+
+@op("lrn")
+def lrn(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, norm_region="ACROSS_CHANNELS"):
+    """Local response normalisation over channels (axis 1): x / (bias + alpha * sum_sq) ** beta."""
+    sq = jnp.square(x)
+    c = x.shape[1]
+    pad = jnp.pad(sq, [(0, 0), (depth_radius, depth_radius)] + [(0, 0)] * (x.ndim - 2))
+    s = sum(pad[:, i:i + c] for i in range(2 * depth_radius + 1))
+    return x / (bias + alpha * s) ** beta
