@@ -7,6 +7,11 @@ the state donated. They start from the MindSpore network's own weights (``ms_par
 The PyTorch floors are the usual eager NCHW modules with ``torch.optim.SGD(momentum=0.9)``; ``torch_available()``
 is False when torch is not installed (it is never a project dependency).
 """
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -17,21 +22,21 @@ LR, MOMENTUM = 0.01, 0.9
 RESNET50_STAGES = ((3, 256, 1), (4, 512, 2), (6, 1024, 2), (3, 2048, 2))  # (blocks, out channels, stride)
 
 
-def ms_params(net):
+def ms_params(net: Any) -> dict[str, np.ndarray]:
     """``{name: NumPy array}`` of a mindspore_hl Cell (weights the floors start from)."""
     return {name: np.asarray(p.asnumpy()) for name, p in net.parameters_and_names()}
 
 
-def _hwio(w):
+def _hwio(w: np.ndarray) -> jax.Array:
     return jnp.asarray(np.transpose(w, (2, 3, 1, 0)))  # OIHW -> HWIO
 
 
 # ---- JAX: networks ---------------------------------------------------------------------------------------------
-def _conv(x, w, stride=1, padding="SAME"):
+def _conv(x: jax.Array, w: jax.Array, stride: int = 1, padding: str = "SAME") -> jax.Array:
     return lax.conv_general_dilated(x, w, (stride, stride), padding, dimension_numbers=("NHWC", "HWIO", "NHWC"))
 
 
-def lenet_jax_params(p):
+def lenet_jax_params(p: dict[str, np.ndarray]) -> tuple[dict[str, jax.Array], dict[str, jax.Array]]:
     """LeNet5 weights for the NHWC floor; fc1 is permuted so an NHWC flatten matches nn.Flatten's NCHW order."""
     fc1 = p["fc1.weight"].reshape(120, 16, 5, 5).transpose(0, 2, 3, 1).reshape(120, 400)
     return {"c1": _hwio(p["conv1.weight"]), "c2": _hwio(p["conv2.weight"]),
@@ -40,8 +45,10 @@ def lenet_jax_params(p):
             "f3": jnp.asarray(p["fc3.weight"].T), "b3": jnp.asarray(p["fc3.bias"])}, {}
 
 
-def lenet_jax_forward(params, stats, x):
-    def pool(h):  # 2x2 windows tile the input: reshape + max (faster than reduce_window on XLA:CPU)
+def lenet_jax_forward(params: dict[str, jax.Array], stats: dict[str, jax.Array],
+                      x: jax.Array) -> tuple[jax.Array, dict[str, jax.Array]]:
+    # 2x2 windows tile the input: reshape + max (faster than reduce_window on XLA:CPU)
+    def pool(h: jax.Array) -> jax.Array:
         n, hh, ww, c = h.shape
         return h.reshape(n, hh // 2, 2, ww // 2, 2, c).max(axis=(2, 4))
     h = pool(jax.nn.relu(_conv(x, params["c1"], padding="VALID")))
@@ -52,7 +59,7 @@ def lenet_jax_forward(params, stats, x):
     return h @ params["f3"] + params["b3"], stats
 
 
-def resnet50_jax_params(p):
+def resnet50_jax_params(p: dict[str, np.ndarray]) -> tuple[dict[str, jax.Array], dict[str, jax.Array]]:
     """(trainable, BatchNorm statistics) of ModelZoo ResNet50 for the NHWC floor, keyed by MindSpore names."""
     params, stats = {}, {}
     for name, v in p.items():
@@ -63,7 +70,8 @@ def resnet50_jax_params(p):
     return params, stats
 
 
-def _bn(params, stats, new_stats, prefix, x, eps=1e-4, keep=0.9):
+def _bn(params: dict[str, jax.Array], stats: dict[str, jax.Array], new_stats: dict[str, jax.Array], prefix: str,
+        x: jax.Array, eps: float = 1e-4, keep: float = 0.9) -> jax.Array:
     mean = jnp.mean(x, axis=(0, 1, 2))
     var = jnp.mean(jnp.square(x - mean), axis=(0, 1, 2))
     n = x.size // x.shape[-1]
@@ -72,9 +80,10 @@ def _bn(params, stats, new_stats, prefix, x, eps=1e-4, keep=0.9):
     return (x - mean) * lax.rsqrt(var + eps) * params[prefix + "gamma"] + params[prefix + "beta"]
 
 
-def resnet50_jax_forward(params, stats, x):
+def resnet50_jax_forward(params: dict[str, jax.Array], stats: dict[str, jax.Array],
+                         x: jax.Array) -> tuple[jax.Array, dict[str, jax.Array]]:
     """ResNet50 v1.5 (stride on the 3x3 convolution), training-mode BatchNorm; returns (logits, new stats)."""
-    new = {}
+    new: dict[str, jax.Array] = {}
     h = jax.nn.relu(_bn(params, stats, new, "bn1.", _conv(x, params["conv1.weight"], 2)))
     h = lax.reduce_window(h, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
     for s, (blocks, _, stride) in enumerate(RESNET50_STAGES):
@@ -92,11 +101,12 @@ def resnet50_jax_forward(params, stats, x):
     return h @ params["end_point.weight"].T + params["end_point.bias"], new
 
 
-def mlp_jax_params(p, depth):
+def mlp_jax_params(p: dict[str, np.ndarray], depth: int) -> tuple[list[tuple[jax.Array, jax.Array]], dict[str, Any]]:
     return [(jnp.asarray(p[f"layers.{i}.weight"].T), jnp.asarray(p[f"layers.{i}.bias"])) for i in range(depth)], {}
 
 
-def mlp_jax_forward(params, stats, x):
+def mlp_jax_forward(params: list[tuple[jax.Array, jax.Array]], stats: dict[str, Any],
+                    x: jax.Array) -> tuple[jax.Array, dict[str, Any]]:
     for i, (w, b) in enumerate(params):
         x = x @ w + b
         if i < len(params) - 1:
@@ -114,37 +124,41 @@ class JaxFloor:
         params, stats: trainable pytree and non-trainable statistics; forward(params, stats, x) -> (logits, stats).
     """
 
-    def __init__(self, params, stats, forward):
+    def __init__(self, params: Any, stats: Any,
+                 forward: Callable[[Any, Any, jax.Array], tuple[jax.Array, Any]]) -> None:
         opt = optax.sgd(LR, momentum=MOMENTUM)
 
-        def loss_fn(p, s, x, y):
+        def loss_fn(p: Any, s: Any, x: jax.Array, y: jax.Array) -> tuple[jax.Array, Any]:
             logits, new_stats = forward(p, s, x)
             return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean(), new_stats
 
-        def step(state, x, y):
+        def step(state: Any, x: jax.Array, y: jax.Array) -> tuple[Any, jax.Array]:
             p, s, o = state
             (loss, s), grads = jax.value_and_grad(loss_fn, has_aux=True)(p, s, x, y)
             updates, o = opt.update(grads, o, p)
             return (optax.apply_updates(p, updates), s, o), loss
 
         self.state = (params, stats, opt.init(params))
-        self.jitted = jax.jit(step, donate_argnums=0)
-        self.loss = None
+        self.jitted: Any = jax.jit(step, donate_argnums=0)  # (callers may swap in the AOT-compiled step)
+        self.loss: jax.Array | None = None
 
-    def step(self, x, y):
+    def step(self, x: Any, y: Any) -> None:
+        """One train step on the batch ``(x, y)`` (asynchronous: see :meth:`sync`)."""
         self.state, self.loss = self.jitted(self.state, x, y)
 
-    def sync(self):
+    def sync(self) -> None:
+        """Wait until the device has finished the steps issued so far."""
         jax.block_until_ready(self.state)
 
-    def memory_bytes(self, x, y):
+    def memory_bytes(self, x: Any, y: Any) -> int:
         """XLA's peak estimate for one step: arguments + outputs + temporaries (donated buffers counted once)."""
-        m = self.jitted.lower(self.state, x, y).compile().memory_analysis()
+        m: Any = self.jitted.lower(self.state, x, y).compile().memory_analysis()
         return int(m.argument_size_in_bytes + m.output_size_in_bytes - m.alias_size_in_bytes + m.temp_size_in_bytes)
 
 
 # ---- PyTorch eager ---------------------------------------------------------------------------------------------
-def torch_available():
+def torch_available() -> bool:
+    """Whether PyTorch can be imported (it is never a project dependency)."""
     try:
         import torch  # noqa: F401
     except ImportError:
@@ -152,18 +166,18 @@ def torch_available():
     return True
 
 
-def _torch_lenet(nn):
+def _torch_lenet(nn: Any) -> Any:
     return nn.Sequential(nn.Conv2d(1, 6, 5), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(6, 16, 5), nn.ReLU(),
                          nn.MaxPool2d(2), nn.Flatten(), nn.Linear(400, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(),
                          nn.Linear(84, 10))
 
 
-def _torch_resnet50(nn):
-    def bn(c):
+def _torch_resnet50(nn: Any) -> Any:
+    def bn(c: int) -> Any:
         return nn.BatchNorm2d(c, eps=1e-4, momentum=0.1)
 
     class Bottleneck(nn.Module):
-        def __init__(self, cin, cout, stride):
+        def __init__(self, cin: int, cout: int, stride: int) -> None:
             super().__init__()
             mid = cout // 4
             self.body = nn.Sequential(nn.Conv2d(cin, mid, 1, bias=False), bn(mid), nn.ReLU(),
@@ -172,7 +186,7 @@ def _torch_resnet50(nn):
             self.down = (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), bn(cout))
                          if stride != 1 or cin != cout else nn.Identity())
 
-        def forward(self, x):
+        def forward(self, x: Any) -> Any:
             return (self.body(x) + self.down(x)).relu()
 
     layers, cin = [nn.Conv2d(3, 64, 7, 2, 3, bias=False), bn(64), nn.ReLU(), nn.MaxPool2d(3, 2, 1)], 64
@@ -184,7 +198,7 @@ def _torch_resnet50(nn):
     return nn.Sequential(*layers)
 
 
-def _torch_mlp(nn, depth, width):
+def _torch_mlp(nn: Any, depth: int, width: int) -> Any:
     layers = []
     for i in range(depth):
         layers.append(nn.Linear(width, width))
@@ -200,7 +214,7 @@ class TorchFloor:
         name: 'lenet5', 'resnet50' or 'mlp' (with depth/width).
     """
 
-    def __init__(self, name, depth=100, width=128):
+    def __init__(self, name: str, depth: int = 100, width: int = 128) -> None:
         import torch
         from torch import nn
         self.torch = torch
@@ -210,18 +224,21 @@ class TorchFloor:
         self.net.train()
         self.opt = torch.optim.SGD(self.net.parameters(), lr=LR, momentum=MOMENTUM)
         self.loss_fn = nn.CrossEntropyLoss()
-        self.loss = None
+        self.loss: Any = None
 
-    def convert(self, x, y):
+    def convert(self, x: np.ndarray, y: np.ndarray) -> tuple[Any, Any]:
+        """NumPy batch -> torch tensors (labels as int64)."""
         return self.torch.from_numpy(np.ascontiguousarray(x)), self.torch.from_numpy(y.astype(np.int64))
 
-    def step(self, x, y):
+    def step(self, x: Any, y: Any) -> None:
+        """One eager train step."""
         self.opt.zero_grad(set_to_none=True)
         loss = self.loss_fn(self.net(x), y)
         loss.backward()
         self.opt.step()
         self.loss = loss
 
-    def sync(self):
+    def sync(self) -> None:
+        """Nothing to wait for."""
         pass  # eager CPU: every op has finished when it returns
 

@@ -14,7 +14,8 @@ import numpy as np
 from benchmarks import _floors
 
 
-def main():
+def main() -> None:
+    """``_torch_worker NAME THREADS BATCHES.npz``: print the first step's seconds, then one line per 'round'."""
     name, threads, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     data = np.load(path)
     floor = _floors.TorchFloor(name)

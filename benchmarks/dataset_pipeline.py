@@ -8,9 +8,10 @@ tensor ops at its best worker count (when torch is installed). Goal: >= 2x MindS
 
 ``mnist``: the LeNet5 MNIST pipeline: MnistDataset(train, shuffled) -> Resize((32, 32), LINEAR) ->
 Rescale(1/0.3081/255, -0.1307/0.3081) -> HWC2CHW -> TypeCast(int32) on labels -> batch(32, drop_remainder=True),
-iterated with ``output_numpy=True`` (what Model.train consumes). Floor: the same steps written by hand as vectorised NumPy on each batch of 32 in one
-thread (gather a shuffled batch, fixed-point bilinear tables, scale, transpose, cast). Prints one JSON line and a
-short table; ratio = pipeline images/s / floor images/s (target >= 0.8).
+iterated with ``output_numpy=True`` (what Model.train consumes). Floor: the same steps written by hand as
+vectorised NumPy on each batch of 32 in one thread (gather a shuffled batch, fixed-point bilinear tables,
+scale, transpose, cast). Prints one JSON line and a short table; ratio = pipeline images/s / floor images/s
+(target >= 0.8).
 """
 import argparse
 import json
@@ -64,8 +65,8 @@ def floor_epoch(images, labels, batch, rng):
 
 def pipeline(mnist_dir, shuffle=None):
     import mindspore_hl.dataset as ds
-    from mindspore_hl.dataset import vision, transforms
     from mindspore_hl.common import dtype as mstype
+    from mindspore_hl.dataset import transforms, vision
     d = ds.MnistDataset(mnist_dir, usage="train", shuffle=shuffle)
     d = d.map([vision.Resize((32, 32), vision.Inter.LINEAR), vision.Rescale(1 / STD / 255, -MEAN / STD),
                vision.HWC2CHW()], "image")
@@ -105,7 +106,7 @@ def main(argv=None):
     pipe_times, floor_times, n_pipe, n_floor = [], [], 0, 0
     for e in range(args.epochs):
         t = time.perf_counter()
-        for img, lab in it:
+        for img, _lab in it:
             n_pipe += len(img)
         pipe_times.append(time.perf_counter() - t)
         t = time.perf_counter()

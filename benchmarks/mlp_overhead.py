@@ -13,6 +13,8 @@ Prints one JSON line and a short table.
 import argparse
 import json
 import os
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -20,35 +22,36 @@ from . import _floors
 from .train_throughput import JaxFloorConfig, ModelConfig, TrainOneStepConfig
 
 
-def mlp(depth, width):
+def mlp(depth: int, width: int) -> Any:
     """A mindspore_hl MLP of ``depth`` Dense Cells (parameter names ``layers.<i>.weight``/``bias``)."""
     from mindspore_hl import nn
 
     class MLP(nn.Cell):
-        def __init__(self):
+        def __init__(self) -> None:
             super().__init__()
             self.layers = nn.SequentialCell([nn.Dense(width, width, activation="relu" if i < depth - 1 else None)
                                              for i in range(depth)])
 
-        def construct(self, x):
+        def construct(self, x: Any) -> Any:
             return self.layers(x)
 
     return MLP()
 
 
-def _network_factory(depth, width):
-    def make():
+def _network_factory(depth: int, width: int) -> Callable[[], tuple[Any, Any, Any]]:
+    def make() -> tuple[Any, Any, Any]:
         import mindspore_hl as ms
         from mindspore_hl import nn
         ms.set_seed(1)
         net = mlp(depth, width)
         return net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"), \
-            nn.Momentum(net.trainable_params(), _floors.LR, _floors.MOMENTUM)
+            nn.Momentum(net.trainable_params(), _floors.LR, _floors.MOMENTUM)  # type: ignore[attr-defined]
     return make
 
 
 class _MLPFloor(JaxFloorConfig):
-    def __init__(self, batches, depth, make):
+    def __init__(self, batches: list[tuple[np.ndarray, np.ndarray]], depth: int,
+                 make: Callable[[], tuple[Any, Any, Any]]) -> None:
         import time
         net, _, _ = make()
         params, stats = _floors.mlp_jax_params(_floors.ms_params(net), depth)
@@ -61,22 +64,24 @@ class _MLPFloor(JaxFloorConfig):
         self.floor.sync()
 
 
-def run_depth(depth, width, batch, steps, rounds):
+def run_depth(depth: int, width: int, batch: int, steps: int, rounds: int) -> dict[str, Any]:
+    """Median time per step of Model, TrainOneStepCell and the JAX floor for one MLP depth, and the ratios."""
     import mindspore_hl as ms
     ms.set_context(mode=ms.GRAPH_MODE)
     rng = np.random.default_rng(0)
     batches = [(rng.normal(size=(batch, width)).astype(np.float32),
                 rng.integers(0, width, batch).astype(np.int32)) for _ in range(steps)]
     make = _network_factory(depth, width)
-    configs = {"model": ModelConfig(make, batches), "train_one_step": TrainOneStepConfig(make, batches),
-               "jax_floor": _MLPFloor(batches, depth, make)}
-    times = {k: [] for k in configs}
+    configs: dict[str, ModelConfig | TrainOneStepConfig | JaxFloorConfig] = {
+        "model": ModelConfig(make, batches), "train_one_step": TrainOneStepConfig(make, batches),
+        "jax_floor": _MLPFloor(batches, depth, make)}
+    times: dict[str, list[float]] = {k: [] for k in configs}
     order = list(configs)
     for r in range(rounds):
         for name in order[r % 3:] + order[:r % 3]:
             times[name].append(configs[name].round() / steps)
     floor = np.array(times["jax_floor"])
-    out = {"depth": depth, "width": width, "batch": batch, "steps_per_round": steps, "rounds": rounds}
+    out: dict[str, Any] = {"depth": depth, "width": width, "batch": batch, "steps_per_round": steps, "rounds": rounds}
     for name, t in times.items():
         out[f"{name}_ms_per_step"] = round(float(np.median(t)) * 1e3, 4)
         if name != "jax_floor":
@@ -85,7 +90,7 @@ def run_depth(depth, width, batch, steps, rounds):
     return out
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--depths", type=int, nargs="+", default=[10, 100])
     parser.add_argument("--width", type=int, default=128)

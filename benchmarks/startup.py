@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+from typing import Any
 
 import numpy as np
 
@@ -63,18 +64,18 @@ print(json.dumps({"import": t1 - t0, "build": t2 - t1, "first_step": t3 - t2, "t
 """
 
 
-def measure(script):
+def measure(script: str) -> dict[str, float]:
     """Phase times of ``script`` run in a fresh interpreter (cwd = repository root)."""
     out = subprocess.run([sys.executable, "-c", script], cwd=_ROOT, capture_output=True, text=True, check=True,
                          env=dict(os.environ, PYTHONPATH=_ROOT))
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="fresh processes per configuration (median)")
     args = parser.parse_args(argv)
-    runs = {"mindspore_hl": [], "jax_floor": []}
+    runs: dict[str, list[dict[str, Any]]] = {"mindspore_hl": [], "jax_floor": []}
     for _ in range(args.repeat):  # interleaved, so both see the same machine load
         runs["mindspore_hl"].append(measure(_MODEL))
         runs["jax_floor"].append(measure(_FLOOR))

@@ -10,13 +10,14 @@ setting can retrace an earlier variant.
 Why not simply set the switch and build another network: the ops' ``jax.jit`` cores (``_conv2d_core``,
 ``_max_pool_core``, ...) cache their traces, so a second variant silently reuses the first's trace; clearing
 the caches instead makes every earlier ``jax.jit`` retrace with the *last* setting on its next call. Either
-way all variants run the same program and the A/B reads as "no difference" (benchmarks/NOTES.md).
+way all variants run the same program and the A/B reads as "no difference" (docs/performance.md, "How to measure a change").
 Prints one JSON line: the median ms per step of each value and the per-round times.
 """
 import argparse
 import importlib
 import json
 import time
+from typing import Any
 
 import jax
 import numpy as np
@@ -24,13 +25,13 @@ import numpy as np
 from .train_throughput import CASES, ms_network
 
 
-def _compiled_step(net_name, x, y):
+def _compiled_step(net_name: str, x: Any, y: Any) -> list[Any]:
     """(executable, state, rng, inputs) of a fresh network's compiled TrainOneStepCell step."""
     from mindspore_hl import nn
     from mindspore_hl._jit import split_args
     from mindspore_hl.common import seed
     net, loss, opt = ms_network(net_name)
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
+    step: Any = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)  # (its _compiled / training are dynamic)
     step(x, y).asnumpy()
     (entry,) = step._compiled._cache.values()
     dyn, _ = split_args((step.training, x, y))  # a Cell's compiled call takes its training flag first
@@ -38,7 +39,7 @@ def _compiled_step(net_name, x, y):
     return [entry.jitted.lower(state, rng, dyn).compile(), state, rng, dyn]
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--case", default="lenet5-256", choices=list(CASES))
     parser.add_argument("--switch", required=True, help="module:ATTRIBUTE read while tracing")
@@ -61,7 +62,7 @@ def main(argv=None):
         setattr(module, attr, v)
         jax.clear_caches()
         runs[v] = _compiled_step(net_name, x, y)
-    times = {v: [] for v in values}
+    times: dict[str, list[float]] = {v: [] for v in values}
     for r in range(args.rounds):
         for v in values[r % len(values):] + values[:r % len(values)]:
             run = runs[v]

@@ -29,6 +29,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import jax
 import numpy as np
@@ -44,11 +46,12 @@ CASES = {  # name: (network, batch, input shape, steps per round)
 MS210_GRAPH = {"lenet5-32": 188.0, "lenet5-256": 284.0}  # real MindSpore 2.10 GRAPH_MODE samples/s (issue 9)
 
 
-def ms_network(name):
+def ms_network(name: str) -> tuple[Any, Any, Any]:
     """A freshly initialised (seed 1) ModelZoo network, its loss and optimizer."""
     import mindspore_hl as ms
     from mindspore_hl import nn
     ms.set_seed(1)
+    net: nn.Cell
     if name == "lenet5":
         from model_zoo.lenet.src.lenet import LeNet5
         net = LeNet5(10)
@@ -56,13 +59,27 @@ def ms_network(name):
         from model_zoo.resnet.src.resnet import resnet50
         net = resnet50(10)
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    return net, loss, nn.Momentum(net.trainable_params(), _floors.LR, _floors.MOMENTUM)
+    return net, loss, nn.Momentum(  # type: ignore[attr-defined]  # (nn's names are not static)
+        net.trainable_params(), _floors.LR, _floors.MOMENTUM)
 
 
-def _xla_mb(compiled):
+def _xla_mb(compiled: Any) -> float:
     m = compiled.memory_analysis()
     total = m.argument_size_in_bytes + m.output_size_in_bytes - m.alias_size_in_bytes + m.temp_size_in_bytes
     return round(total / 2 ** 20, 1)
+
+
+_Batches = list[tuple[np.ndarray, np.ndarray]]
+_Make = Callable[[], tuple[Any, Any, Any]]
+
+
+class _Config(Protocol):
+    """One timed configuration: ``round()`` runs the batches once and returns the seconds it took."""
+
+    compile_s: float
+    xla_mb: float | None
+
+    def round(self) -> float: ...
 
 
 class ModelConfig:
@@ -72,10 +89,11 @@ class ModelConfig:
         make: () -> (network, loss, optimizer); batches: list of (data, label) NumPy arrays.
     """
 
-    def __init__(self, make, batches, sink=False, model=None):
+    def __init__(self, make: _Make, batches: _Batches, sink: bool = False, model: Any = None) -> None:
         from mindspore_hl.train import Model
         self.model, self.batches, self.sink = model, batches, sink
-        self.compile_s, self.xla_mb = 0.0, None
+        self.compile_s: float = 0.0
+        self.xla_mb: float | None = None
         if model is None:  # else share a built Model (on CPU a sink reuses the per-step executable)
             net, loss, opt = make()
             self.model = model = Model(net, loss, opt)
@@ -85,7 +103,8 @@ class ModelConfig:
             self.xla_mb = _xla_mb(next(iter(model._train_runner()._cache.values())))
         model.train(1, batches[:2], dataset_sink_mode=sink)  # warm-up (first call paths, dataset tagging)
 
-    def round(self):
+    def round(self) -> float:
+        """Seconds for one epoch of the batches."""
         start = time.perf_counter()
         self.model.train(1, self.batches, dataset_sink_mode=self.sink)
         jax.block_until_ready([p._value for p in self.model.train_network.get_parameters()])
@@ -95,7 +114,7 @@ class ModelConfig:
 class TrainOneStepConfig:
     """A GRAPH_MODE ``TrainOneStepCell`` called once per batch on Tensors."""
 
-    def __init__(self, make, batches):
+    def __init__(self, make: _Make, batches: _Batches) -> None:
         import mindspore_hl as ms
         from mindspore_hl import nn
         net, loss, opt = make()
@@ -106,9 +125,10 @@ class TrainOneStepConfig:
         self.loss = self.train_net(*self.batches[0])
         jax.block_until_ready(self.loss._value)
         self.compile_s = time.perf_counter() - start
-        self.xla_mb = None
+        self.xla_mb: float | None = None
 
-    def round(self):
+    def round(self) -> float:
+        """Seconds for one pass over the batches."""
         start = time.perf_counter()
         for x, y in self.batches:
             self.loss = self.train_net(x, y)
@@ -119,7 +139,7 @@ class TrainOneStepConfig:
 class JaxFloorConfig:
     """The hand-written NHWC JAX step (inputs transposed to NHWC once, outside the timing)."""
 
-    def __init__(self, name, batches):
+    def __init__(self, name: str, batches: _Batches) -> None:
         net, _, _ = ms_network(name)
         make_params, forward = _floors.JAX_NETS[name]
         params, stats = make_params(_floors.ms_params(net))
@@ -129,11 +149,12 @@ class JaxFloorConfig:
         compiled = self.floor.jitted.lower(self.floor.state, *self.batches[0]).compile()
         self.floor.jitted = compiled
         self.compile_s = time.perf_counter() - start
-        self.xla_mb = _xla_mb(compiled)
+        self.xla_mb: float | None = _xla_mb(compiled)
         self.floor.step(*self.batches[0])
         self.floor.sync()
 
-    def round(self):
+    def round(self) -> float:
+        """Seconds for one pass over the batches."""
         start = time.perf_counter()
         for x, y in self.batches:
             self.floor.step(x, y)
@@ -144,7 +165,7 @@ class JaxFloorConfig:
 class TorchConfig:
     """PyTorch eager on NCHW tensors (converted once, outside the timing), with ``threads`` intra-op threads."""
 
-    def __init__(self, name, batches, threads):
+    def __init__(self, name: str, batches: _Batches, threads: int) -> None:
         self.floor = _floors.TorchFloor(name)
         self.threads = threads
         self.floor.torch.set_num_threads(threads)
@@ -152,9 +173,10 @@ class TorchConfig:
         start = time.perf_counter()
         self.floor.step(*self.batches[0])
         self.compile_s = time.perf_counter() - start
-        self.xla_mb = None
+        self.xla_mb: float | None = None
 
-    def round(self):
+    def round(self) -> float:
+        """Seconds for one pass over the batches."""
         self.floor.torch.set_num_threads(self.threads)
         start = time.perf_counter()
         for x, y in self.batches:
@@ -166,28 +188,32 @@ class TorchProcessConfig:
     """PyTorch eager with all cores in a process of its own (``_torch_worker``): PyTorch as users run it, never
     sharing a process (or a tuned malloc) with mindspore_hl."""
 
-    def __init__(self, name, batches):
+    def __init__(self, name: str, batches: _Batches) -> None:
         fd, self._path = tempfile.mkstemp(suffix=".npz")
         os.close(fd)
-        np.savez(self._path, **{f"{k}{i}": a for i, b in enumerate(batches) for k, a in zip("xy", b)})
+        np.savez(self._path, **{f"{k}{i}": a for i, b in enumerate(batches) for k, a in zip("xy", b)})  # type: ignore[arg-type]
         self._proc = subprocess.Popen([sys.executable, "-m", "benchmarks._torch_worker", name, str(os.cpu_count()),
                                        self._path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                       cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        self.compile_s = float(self._proc.stdout.readline())
-        self.xla_mb = None
+        assert self._proc.stdin is not None and self._proc.stdout is not None  # (both are pipes)
+        self._in, self._out = self._proc.stdin, self._proc.stdout
+        self.compile_s = float(self._out.readline())
+        self.xla_mb: float | None = None
 
-    def round(self):
-        self._proc.stdin.write("round\n")
-        self._proc.stdin.flush()
-        return float(self._proc.stdout.readline())
+    def round(self) -> float:
+        """Seconds the worker reports for one pass over the batches."""
+        self._in.write("round\n")
+        self._in.flush()
+        return float(self._out.readline())
 
-    def close(self):
-        self._proc.stdin.close()
+    def close(self) -> None:
+        """End the worker and remove the batch file."""
+        self._in.close()
         self._proc.wait()
         os.unlink(self._path)
 
 
-def run_case(case, rounds, steps=None, configs=None):
+def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str] | None = None) -> dict[str, Any]:
     """Median seconds per step of each configuration and the per-round ratios, for one case."""
     import mindspore_hl as ms
     ms.set_context(mode=ms.GRAPH_MODE)
@@ -199,24 +225,26 @@ def run_case(case, rounds, steps=None, configs=None):
     wanted = configs or ["model", "model_sink", "train_one_step", "jax_floor", "torch"]
     if "torch" in wanted and not _floors.torch_available():
         wanted = [c for c in wanted if c != "torch"]
-    built = {}
+    built: dict[str, _Config] = {}
     make = lambda: ms_network(net_name)  # noqa: E731
     for name in wanted:
         if name == "model":
             built[name] = ModelConfig(make, batches)
         elif name == "model_sink":
             base = built.get("model")  # the same Model: sink mode on CPU reuses the per-step executable
-            built[name] = ModelConfig(make, batches, sink=True, model=None if base is None else base.model)
+            shared = base.model if isinstance(base, ModelConfig) else None
+            built[name] = ModelConfig(make, batches, sink=True, model=shared)
         elif name == "train_one_step":
             built[name] = TrainOneStepConfig(make, batches)
         elif name == "jax_floor":
             built[name] = JaxFloorConfig(net_name, batches)
         elif name == "torch":  # all cores (torch's default) and one thread: on a busy machine one is faster
-            built[name] = TorchConfig(net_name, batches, os.cpu_count())
-            if os.cpu_count() > 1:
+            cores = os.cpu_count() or 1  # (None when the count cannot be determined)
+            built[name] = TorchConfig(net_name, batches, cores)
+            if cores > 1:
                 built["torch_1t"] = TorchConfig(net_name, batches, 1)
             built["torch_own"] = TorchProcessConfig(net_name, batches)
-    times = {name: [] for name in built}
+    times: dict[str, list[float]] = {name: [] for name in built}
     order = list(built)
     try:
         for r in range(rounds):
@@ -229,12 +257,13 @@ def run_case(case, rounds, steps=None, configs=None):
     med = {name: float(np.median(t)) for name, t in times.items()}
     if "torch_1t" in times:  # the PyTorch floor of a round is its faster thread setting
         times["torch_best"] = list(np.minimum(times["torch"], times["torch_1t"]))
-    result = {"case": case, "batch": batch, "input": list(shape), "steps_per_round": steps, "rounds": rounds,
-              "configs": {}}
+    result: dict[str, Any] = {"case": case, "batch": batch, "input": list(shape), "steps_per_round": steps,
+                              "rounds": rounds, "configs": {}}
     for name, cfg in built.items():
         entry = {"ms_per_step": round(med[name] * 1e3, 3), "samples_per_s": round(batch / med[name], 1),
                  "compile_s": round(cfg.compile_s, 2), "xla_mb": cfg.xla_mb}
-        for key, floor in (("vs_jax_floor", "jax_floor"), ("vs_torch", "torch_best" if "torch_best" in times else "torch"),
+        torch_floor = "torch_best" if "torch_best" in times else "torch"
+        for key, floor in (("vs_jax_floor", "jax_floor"), ("vs_torch", torch_floor),
                            ("vs_torch_own", "torch_own")):
             family = "jax_floor" if key == "vs_jax_floor" else "torch"  # no ratio of a floor to itself
             if floor in times and not name.startswith(family):
@@ -245,12 +274,13 @@ def run_case(case, rounds, steps=None, configs=None):
     return result
 
 
-def print_table(results):
+def print_table(results: list[dict[str, Any]]) -> None:
+    """The results of :func:`run_case` as a text table."""
     print(f"{'case':<13} {'config':<15} {'ms/step':>9} {'samples/s':>10} {'vs jax':>7} {'vs torch':>8} "
           f"{'own proc':>8} {'vs ms2.10':>9} {'compile s':>9} {'xla MB':>7}")
     for res in results:
         for name, e in res["configs"].items():
-            def cell(key, width, fmt="{:.3f}"):
+            def cell(key: str, width: int, fmt: str = "{:.3f}", e: dict[str, Any] = e) -> str:
                 v = e.get(key)
                 return f"{'-' if v is None else fmt.format(v):>{width}}"
             print(f"{res['case']:<13} {name:<15} {e['ms_per_step']:>9.2f} {e['samples_per_s']:>10.1f} "
@@ -259,7 +289,7 @@ def print_table(results):
                   f"{e['compile_s']:>9.2f} {cell('xla_mb', 7, '{:.1f}')}")
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
     parser.add_argument("--rounds", type=int, default=5, help="interleaved timed rounds per configuration")

@@ -15,7 +15,7 @@ PYNATIVE_MODE keeps JAX's asynchronous default. Under synchronous dispatch a com
 reach glibc's largest mmap threshold (32 MB) is called with its inputs ready (``runs_inline``, ``ready``), and
 malloc is tuned then, once; so is a step of >= 0.75 GFLOP, where running inline beats overlapping the host's
 per-step work with a worker thread. Smaller steps keep running asynchronously while their NumPy inputs are
-still being copied in. Measured (benchmarks/NOTES.md, changes 17-18): ResNet50 224x224 b8 1.07 -> 0.91 s per
+still being copied in. Measured (docs/performance.md): ResNet50 224x224 b8 1.07 -> 0.91 s per
 step, 32x32 b32 127 -> 109 ms; LeNet5 b256 3% faster, b32 unchanged. The cost: memory freed by the main thread
 stays with the process. ``MINDSPORE_HL_MALLOC=system`` leaves JAX's dispatch and glibc's malloc as they are.
 """

@@ -217,7 +217,12 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     With ``has_aux=True`` it returns ``(grads, aux)`` where ``aux`` is the tuple of the other outputs.
 
     Example:
-        >>> dw, db = ms.grad(function, (2, 3))(x, y, w, b)
+        >>> def loss(x, y, w, b):
+        ...     return ((x * w + b - y) ** 2).sum()
+        >>> x, y = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([2.0, 4.0], np.float32))
+        >>> dw, db = ms.grad(loss, (2, 3))(x, y, Tensor(np.float32(2.0)), Tensor(np.float32(1.0)))
+        >>> float(dw.asnumpy()), float(db.asnumpy())
+        (6.0, 4.0)
     """
     if grad_position is None and weights is None:
         raise ValueError("For 'grad', 'grad_position' and 'weights' cannot both be None.")

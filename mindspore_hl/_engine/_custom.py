@@ -36,7 +36,9 @@ def custom_bprop(fn, bprop, params=(), name=None):
         >>> def f(x, y): return x * y
         >>> def f_bprop(x, y, out, dout): return 10 * dout, 20 * dout
         >>> g = ops.custom_bprop(f, f_bprop)
-        >>> ms.grad(g, (0, 1))(Tensor(2.0), Tensor(3.0))   # (10.0, 20.0)
+        >>> dx, dy = ms.grad(g, (0, 1))(Tensor(2.0), Tensor(3.0))
+        >>> float(dx.asnumpy()), float(dy.asnumpy())
+        (10.0, 20.0)
     """
     label = name or getattr(fn, "__qualname__", "function")
 

@@ -8,7 +8,7 @@ __all__ = ["compiler_options"]
 
 # XLA:CPU hands convolutions to YNNPACK by default; for small-channel convolutions (LeNet) YNNPACK's weight
 # gradient is 3-4x slower than XLA's own emitter, so compiled steps keep YNNPACK for products and reductions only
-# (LeNet5 train step 1.26x faster at batch 256, ResNet50 unchanged; benchmarks/NOTES.md). A user's XLA_FLAGS
+# (LeNet5 train step 1.26x faster at batch 256, ResNet50 unchanged; docs/performance.md). A user's XLA_FLAGS
 # setting of the option wins; a jaxlib that does not know the option gets none.
 _CPU_OPTIONS = {"xla_cpu_experimental_ynn_fusion_type": "LIBRARY_FUSION_TYPE_INDIVIDUAL_DOT,LIBRARY_FUSION_TYPE_REDUCE"}
 _options = []

@@ -208,6 +208,7 @@ def explain(e, name):
     return TypeError(
         f"GRAPH_MODE could not compile '{name}': Python control flow depends on a Tensor's value, which is "
         f"unknown while compiling.\n{where}"
-        f"Fix: use ops.select / ops.where for elementwise choices or mindspore_hl.ops.cond / "
-        f"ops.while_loop for branches and loops, or run it in PYNATIVE_MODE "
+        f"Fix: use ops.select / ops.where for elementwise choices; move the if/while into construct or an "
+        f"@ms.jit function, whose static-graph syntax turns it into graph control flow (code it calls that "
+        f"cannot be converted runs as written); or run it in PYNATIVE_MODE "
         f"(ms.set_context(mode=ms.PYNATIVE_MODE)).")

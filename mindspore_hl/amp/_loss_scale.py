@@ -180,7 +180,14 @@ class DynamicLossScaler(StaticLossScaler):
 
     Example:
         >>> scaler = DynamicLossScaler(scale_value=2**16, scale_factor=2, scale_window=50)
-        >>> grads = scaler.unscale(grads); scaler.adjust(all_finite(grads))
+        >>> grads = scaler.unscale((Tensor(np.array([2.0 ** 17], np.float32)),))  # gradients of a scaled loss
+        >>> grads
+        (Tensor(shape=[1], dtype=Float32, value= [ 2.00000000e+00]),)
+        >>> scaler.adjust(all_finite(grads))  # finite: the scale grows after 50 such steps
+        True
+        >>> _ = scaler.adjust(Tensor(False))  # an overflow halves the scale
+        >>> scaler.scale_value.asnumpy()
+        array(32768., dtype=float32)
     """
 
     def __init__(self, scale_value: float, scale_factor: int, scale_window: int) -> None:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
 from importlib import metadata
+from typing import Any
 
 import jax
 

@@ -162,6 +162,18 @@ class ModelCheckpoint(Callback):
         prefix (str): file name prefix (default 'CKP'); must not contain '/'.
         directory (str): where to save (default: the current directory); created if missing.
         config (CheckpointConfig): the policy (default ``CheckpointConfig()``: every step, keep 5).
+
+    Example:
+        >>> import os
+        >>> from mindspore_hl.train import Model
+        >>> net = nn.Dense(4, 2)
+        >>> model = Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.01, 0.9))
+        >>> data = ms.dataset.NumpySlicesDataset((np.ones((16, 4), np.float32), np.zeros((16, 2), np.float32)),
+        ...                                      column_names=['data', 'label'], shuffle=False).batch(4)
+        >>> config = CheckpointConfig(save_checkpoint_steps=4, keep_checkpoint_max=2)
+        >>> model.train(3, data, callbacks=[ModelCheckpoint(prefix='dense', directory='ckpt', config=config)])
+        >>> sorted(os.listdir('ckpt'))
+        ['dense-2_4.ckpt', 'dense-3_4.ckpt']
     """
 
     def __init__(self, prefix: str = "CKP", directory: str | os.PathLike[str] | None = None,

@@ -31,6 +31,19 @@ _DEFAULTS: dict[str, Any] = {"collect_metric": True, "collect_graph": True, "col
              "histogram_regular": None, "collect_landscape": None, "collect_learning_rate": True}
 
 
+def _configured_lr(optimizer: Any) -> float | None:
+    """The learning rate the run was configured with: the first of a schedule's rates, as MindSpore's lineage."""
+    from ..nn.cell import Cell
+    if optimizer is None or getattr(optimizer, "is_group_lr", False):
+        return None
+    lr = getattr(optimizer, "learning_rate", None)
+    if isinstance(lr, Parameter):
+        return float(lr.asnumpy().reshape(-1)[0])
+    if isinstance(lr, Cell):
+        return float(np.asarray(lr(Tensor(np.asarray([0], np.int32))).asnumpy()).reshape(-1)[0])
+    return _current_lr(optimizer)
+
+
 def _current_lr(optimizer: Any) -> float | None:
     """The learning rate of the step just run (None for per-group rates or unknown optimizers)."""
     from ..nn.cell import Cell
@@ -267,7 +280,7 @@ class SummaryCollector(Callback):
             batch_size = int(dataset.get_batch_size())
         elif cb_params.get("train_dataset_element"):
             batch_size = int(np.shape(cb_params.train_dataset_element[0])[0])
-        lr = _current_lr(optimizer)
+        lr = _configured_lr(optimizer)
         return {"optimizer": type(optimizer).__name__ if optimizer is not None else None,
                 "learning_rate": lr, "loss_function": type(loss_fn).__name__ if loss_fn is not None else None,
                 "epoch": cb_params.get("epoch_num"), "parallel_mode": cb_params.get("parallel_mode"),

@@ -144,7 +144,9 @@ class TensorMathMethods:
         return lookup("cast")(self, "bfloat16")
 
     def byte(self):
-        return lookup("cast")(self, "uint8")
+        """Cast to UInt8; floats go through Int32 first, so negatives wrap (-2.9 -> 254) as in MindSpore."""
+        src = lookup("cast")(self, "int32") if self.is_floating_point() else self
+        return lookup("cast")(src, "uint8")
 
     def short(self):
         return lookup("cast")(self, "int16")

@@ -13,9 +13,18 @@ from ._tensor_registry import lookup
 _F64 = np.dtype(np.float64)
 
 
+# Tensor's own helpers, handed over by common.tensor when it builds the Tensor class from this mixin (this
+# module sits below it: it never imports common.tensor).
+_TENSOR_HELPERS = {}
+
+
+def provide(**helpers):
+    """Receive ``wrap``, ``operand`` and ``to_array`` from common.tensor."""
+    _TENSOR_HELPERS.update(helpers)
+
+
 def _w(x):
-    from .tensor import wrap
-    return wrap(x)
+    return _TENSOR_HELPERS["wrap"](x)
 
 
 def _wf(out, src):
@@ -26,8 +35,7 @@ def _wf(out, src):
 
 
 def _a(x):
-    from .tensor import _operand
-    return _operand(x)
+    return _TENSOR_HELPERS["operand"](x)
 
 
 def _shape_args(shape):
@@ -102,8 +110,7 @@ class TensorMethods:
         return True
 
     def assign_value(self, value):
-        from .tensor import to_array
-        self._set_value(to_array(value, self.dtype))
+        self._set_value(_TENSOR_HELPERS["to_array"](value, self.dtype))
         return self
 
     def fill(self, value):
@@ -126,7 +133,7 @@ class TensorMethods:
 
     # ---- shape ----
     def reshape(self, *shape):
-        return _w(jnp.reshape(self._value, _shape_args(shape)))
+        return lookup("reshape")(self, _shape_args(shape))
 
     def view(self, *shape):
         return self.reshape(*shape)
@@ -138,8 +145,8 @@ class TensorMethods:
         return self.reshape(other.shape)
 
     def transpose(self, *axes):
-        axes = _shape_args(axes) if axes else None
-        return _w(jnp.transpose(self._value, axes))
+        axes = _shape_args(axes) if axes else tuple(reversed(range(self.ndim)))
+        return lookup("transpose")(self, axes)
 
     def permute(self, *axes):
         return self.transpose(*axes)
@@ -155,7 +162,7 @@ class TensorMethods:
         if v.ndim == 0:
             return _w(v.reshape(1))
         s, e = start_dim % v.ndim, end_dim % v.ndim
-        return _w(v.reshape(v.shape[:s] + (-1,) + v.shape[e + 1:]))
+        return self.reshape(v.shape[:s] + (-1,) + v.shape[e + 1:])
 
     def ravel(self):
         return lookup("ravel")(self)

@@ -6,6 +6,9 @@ import numpy as np
 from . import dtype as mstype
 from ._format import describe, guard_f64, is_f64, tensor_repr  # noqa: F401  (re-exported)
 from ._tensor_math import TensorMathMethods
+from .._engine._state import trace as _TRACE
+from . import _tensor_methods
+from ._tensor_registry import lookup
 from ._tensor_methods import TensorMethods
 
 __all__ = ["Tensor", "to_array", "wrap", "is_tensor"]
@@ -86,10 +89,21 @@ def _operand(x):
     return x
 
 
+_tensor_methods.provide(wrap=wrap, operand=_operand, to_array=to_array)
+
+
+# While an exporter records a network op by op (MindIR), arithmetic operators go through their ops so that
+# the recording sees them; otherwise they compute directly.
+_RECORDED_OPERATORS = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "matmul": "matmul",
+                       "pow": "pow"}
+
+
 def _binary(fn, name, reflected=False):
     def method(self, other):
         if not isinstance(other, _OK_OPERANDS):
             return NotImplemented
+        if _TRACE.op_observer is not None and name in _RECORDED_OPERATORS:
+            return lookup(_RECORDED_OPERATORS[name])(*((other, self) if reflected else (self, other)))
         a, b = self._value, _operand(other)
         if reflected:
             a, b = b, a
@@ -142,7 +156,9 @@ class Tensor(TensorMethods, TensorMathMethods):
         shape, init: lazy construction, ``Tensor(shape=(2, 2), dtype=ms.float32, init=One())``.
 
     Example:
-        >>> Tensor([[1, 2], [3, 4]], ms.float32) + 1
+        >>> t = Tensor([[1, 2], [3, 4]], ms.float32) + 1
+        >>> t.shape, t.dtype, t.asnumpy().tolist()
+        ((2, 2), mindspore.float32, [[2.0, 3.0], [4.0, 5.0]])
     """
 
     __array_priority__ = 100
@@ -388,8 +404,9 @@ def _tracer_bool_error():
     return TypeError(
         "A Tensor's truth value was used in Python control flow (if/while/and/or) while the function was "
         "being compiled (GRAPH_MODE / ms.jit / grad), where the value is not known yet. Fix: use "
-        "ops.select / ops.where for elementwise choices, ops.cond / ops.while_loop / ops.fori_loop for "
-        "control flow, or run the Cell in PYNATIVE_MODE (ms.set_context(mode=ms.PYNATIVE_MODE)).")
+        "ops.select / ops.where for elementwise choices; write the if/while in construct or an @ms.jit "
+        "function, whose static-graph syntax turns it into graph control flow; or run the Cell in "
+        "PYNATIVE_MODE (ms.set_context(mode=ms.PYNATIVE_MODE)).")
 
 
 def _unflatten(_, children):

@@ -62,6 +62,7 @@ def _child_env(args: argparse.Namespace, port: int, local_rank: int) -> tuple[in
 
 def _pump(proc: subprocess.Popen[str], rank: int, log_path: str | None) -> None:
     log = open(log_path, "w", encoding="utf-8") if log_path else None
+    assert proc.stdout is not None  # started with stdout=PIPE
     try:
         for line in iter(proc.stdout.readline, ""):
             sys.stdout.write(f"[rank {rank}] {line}")

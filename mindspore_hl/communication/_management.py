@@ -92,7 +92,7 @@ def init(backend_name: str | None = None) -> None:
             raise RuntimeError("communication.init() must be called before any JAX computation in this process "
                                "(before creating Tensors or Parameters): move it to the top of the script.")
         address, n, pid = cluster
-        timeouts = dict(initialization_timeout=_env_int("MS_HL_INIT_TIMEOUT", 120),
+        timeouts: dict[str, Any] = dict(initialization_timeout=_env_int("MS_HL_INIT_TIMEOUT", 120),
                         heartbeat_timeout_seconds=_env_int("MS_HL_HEARTBEAT_TIMEOUT", 30))
         if address == "auto":
             jax.distributed.initialize(**timeouts)
@@ -172,7 +172,8 @@ def create_group(group: str, rank_ids: list[int]) -> None:
         raise ValueError(f"create_group: group must be a new non-empty name, but got {group!r}.")
     ids = list(rank_ids)
     if not ids or len(set(ids)) != len(ids) or any(not isinstance(r, int) or not 0 <= r < _state["size"] for r in ids):
-        raise ValueError(f"create_group: rank_ids must be distinct ranks in [0, {_state['size']}), but got {rank_ids!r}.")
+        raise ValueError(f"create_group: rank_ids must be distinct ranks in [0, {_state['size']}), "
+                         f"but got {rank_ids!r}.")
     _groups[group] = ids
 
 
@@ -238,5 +239,5 @@ def _install_fail_fast() -> None:
         finally:
             os._exit(1)
 
-    hook.previous = previous
+    hook.previous = previous  # type: ignore[attr-defined]
     sys.excepthook = hook

@@ -3,38 +3,92 @@
 Rows travel as column blocks (see ``_block``) so that built-in transforms run on whole stacks of images at once;
 a producer thread and worker threads run the pipeline off the training thread.
 """
-from . import config
-from . import vision
-from . import transforms
-from . import text
-from . import audio
-from ._dataset import Dataset, BatchInfo
-from ._ops import MapDataset, BatchDataset, ShuffleDataset
-from ._structure import (RepeatDataset, TakeDataset, SkipDataset, ProjectDataset, RenameDataset, ZipDataset,
-                         ConcatDataset)
-from ._samplers import (Sampler, SequentialSampler, RandomSampler, DistributedSampler, SubsetRandomSampler,
-                        SubsetSampler)
-from ._sources import MappableSource, DatasetFormatError
-from ._idx import MnistDataset, FashionMnistDataset, KMnistDataset
-from ._cifar import Cifar10Dataset, Cifar100Dataset
-from ._image_folder import ImageFolderDataset
-from ._generator import GeneratorDataset, NumpySlicesDataset
-from ._iterator import TupleIterator, DictIterator
-from ._mind import MindDataset
-from ._text_sources import TextFileDataset, CSVDataset
-from ._tfrecord import TFRecordDataset, Schema
-from ._synthetic import PaddedDataset, RandomDataset, FakeImageDataset
-from ._samplers import WeightedRandomSampler, PKSampler
+from . import audio, config, text, transforms, vision
 from ._callbacks import DSCallback
-from ._coco import CocoDataset
-from ._voc import VOCDataset
 from ._celeba import CelebADataset
-from ._vision_readers import (USPSDataset, SemeionDataset, EMnistDataset, QMnistDataset, STL10Dataset,
-                              Caltech256Dataset, SUN397Dataset)
-from ._corpus_readers import YesNoDataset, SpeechCommandsDataset, LJSpeechDataset, IMDBDataset, Multi30kDataset
-from ._text_corpora import (AGNewsDataset, AmazonReviewDataset, DBpediaDataset, SogouNewsDataset,
-                            YahooAnswersDataset, YelpReviewDataset, PennTreebankDataset, WikiTextDataset,
-                            EnWik9Dataset)
+from ._cifar import Cifar10Dataset, Cifar100Dataset
+from ._coco import CocoDataset
+from ._corpus_readers import IMDBDataset, LJSpeechDataset, Multi30kDataset, SpeechCommandsDataset, YesNoDataset
+from ._dataset import BatchInfo, Dataset
+from ._generator import GeneratorDataset, NumpySlicesDataset
+from ._idx import FashionMnistDataset, KMnistDataset, MnistDataset
+from ._image_folder import ImageFolderDataset
+from ._iterator import DictIterator, TupleIterator
+from ._labelled_readers import Caltech101Dataset, CityscapesDataset, Flowers102Dataset, LFWDataset, SBDataset
+from ._media_readers import (
+    CMUArcticDataset,
+    FlickrDataset,
+    Food101Dataset,
+    LibriTTSDataset,
+    OmniglotDataset,
+    RenderedSST2Dataset,
+    SBUDataset,
+)
+from ._mind import MindDataset
+from ._ops import BatchDataset, MapDataset, ShuffleDataset
+from ._samplers import (
+    DistributedSampler,
+    PKSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+    SubsetSampler,
+    WeightedRandomSampler,
+)
+from ._scene_readers import (
+    DIV2KDataset,
+    KITTIDataset,
+    LSUNDataset,
+    ManifestDataset,
+    PhotoTourDataset,
+    Places365Dataset,
+    SVHNDataset,
+    WIDERFaceDataset,
+)
+from ._sources import DatasetFormatError, MappableSource
+from ._structure import (
+    ConcatDataset,
+    ProjectDataset,
+    RenameDataset,
+    RepeatDataset,
+    SkipDataset,
+    TakeDataset,
+    ZipDataset,
+)
+from ._synthetic import FakeImageDataset, PaddedDataset, RandomDataset
+from ._text_corpora import (
+    AGNewsDataset,
+    AmazonReviewDataset,
+    DBpediaDataset,
+    EnWik9Dataset,
+    PennTreebankDataset,
+    SogouNewsDataset,
+    WikiTextDataset,
+    YahooAnswersDataset,
+    YelpReviewDataset,
+)
+from ._text_readers import (
+    CLUEDataset,
+    CoNLL2000Dataset,
+    IWSLT2016Dataset,
+    IWSLT2017Dataset,
+    SQuADDataset,
+    SST2Dataset,
+    UDPOSDataset,
+)
+from ._text_sources import CSVDataset, TextFileDataset
+from ._tfrecord import Schema, TFRecordDataset
+from ._vision_readers import (
+    Caltech256Dataset,
+    EMnistDataset,
+    QMnistDataset,
+    SemeionDataset,
+    STL10Dataset,
+    SUN397Dataset,
+    USPSDataset,
+)
+from ._voc import VOCDataset
 
 __all__ = [
     "config", "vision", "transforms", "text", "audio",
@@ -50,7 +104,11 @@ __all__ = [
     "SogouNewsDataset", "YahooAnswersDataset", "YelpReviewDataset", "PennTreebankDataset", "WikiTextDataset",
     "EnWik9Dataset", "USPSDataset", "SemeionDataset", "EMnistDataset", "QMnistDataset", "STL10Dataset",
     "Caltech256Dataset", "SUN397Dataset", "YesNoDataset", "SpeechCommandsDataset", "LJSpeechDataset", "IMDBDataset",
-    "Multi30kDataset",
+    "Multi30kDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "SST2Dataset", "CMUArcticDataset",
+    "LibriTTSDataset", "Food101Dataset", "OmniglotDataset", "RenderedSST2Dataset", "FlickrDataset", "SVHNDataset",
+    "WIDERFaceDataset", "KITTIDataset", "Places365Dataset", "ManifestDataset", "DIV2KDataset", "PhotoTourDataset",
+    "Flowers102Dataset", "Caltech101Dataset", "CityscapesDataset", "LFWDataset", "CLUEDataset",
+    "LSUNDataset", "SBUDataset", "SBDataset", "IWSLT2016Dataset", "IWSLT2017Dataset",
 ]
 
 

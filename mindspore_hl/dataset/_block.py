@@ -7,7 +7,8 @@ fancy indexing, so samplers, shuffles and slicing treat them alike.
 """
 import numpy as np
 
-__all__ = ["FileBytes", "file_bytes", "source_file", "as_array", "column_from_rows", "object_column", "concat", "nrows", "row", "rows", "is_stacked"]
+__all__ = ["FileBytes", "file_bytes", "source_file", "as_array", "column_from_rows", "object_column", "concat",
+           "nrows", "row", "rows", "is_stacked"]
 
 
 class FileBytes(np.ndarray):
@@ -58,7 +59,7 @@ def column_from_rows(values):
         return np.empty((0,), dtype=object)
     first = values[0]
     shape, dtype = first.shape, first.dtype
-    if dtype != object and all(v.shape == shape and v.dtype == dtype for v in values):
+    if dtype.kind != "O" and all(v.shape == shape and v.dtype == dtype for v in values):
         return np.stack(values)
     return object_column(values)
 

@@ -3,7 +3,7 @@ import os
 
 import numpy as np
 
-from ._sources import MappableSource, DatasetFormatError, check_dir, check_usage
+from ._sources import DatasetFormatError, MappableSource, check_dir, check_usage
 
 __all__ = ["parse_cifar", "Cifar10Dataset", "Cifar100Dataset"]
 

@@ -3,7 +3,7 @@ import numbers
 
 from . import config
 from ._block import nrows
-from ._iterator import TupleIterator, DictIterator
+from ._iterator import DictIterator, TupleIterator
 
 __all__ = ["Dataset", "BatchInfo"]
 
@@ -277,5 +277,5 @@ def default_workers(num_parallel_workers):
     return num_parallel_workers if num_parallel_workers is not None else config.get_num_parallel_workers()
 
 
-from . import _ops, _structure, _extra  # noqa: E402
+from . import _extra, _ops, _structure  # noqa: E402
 from .text import _vocab as _text_vocab  # noqa: E402  (the operation classes subclass Dataset)

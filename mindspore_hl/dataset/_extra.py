@@ -5,8 +5,8 @@ import numpy as np
 
 from ..mindrecord import FileWriter
 from ._block import nrows, object_column, rows, take
-from ._dataset import Dataset, check_workers, column_list, default_workers
 from ._context import ordered_map
+from ._dataset import Dataset, check_workers, column_list, default_workers
 from .transforms._ops import op_name
 
 __all__ = ["FilterDataset", "BucketBatchByLengthDataset", "pad_batch", "check_pad_info", "flat_map", "save"]

@@ -6,7 +6,7 @@ import zlib
 
 import numpy as np
 
-from ._sources import MappableSource, DatasetFormatError, check_dir, check_usage
+from ._sources import DatasetFormatError, MappableSource, check_dir, check_usage
 
 __all__ = ["parse_idx", "read_idx_file", "MnistDataset", "FashionMnistDataset", "KMnistDataset"]
 

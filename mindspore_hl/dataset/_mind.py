@@ -4,7 +4,7 @@ import numpy as np
 from ..mindrecord._format import FormatError
 from ..mindrecord._reader import ShardSet
 from ._block import column_from_rows
-from ._sources import MappableSource, DatasetFormatError
+from ._sources import DatasetFormatError, MappableSource
 
 __all__ = ["MindDataset"]
 

@@ -3,13 +3,13 @@ import numbers
 
 import numpy as np
 
-from ._block import source_file, column_from_rows, concat, nrows, object_column, rows, slice_block, take
+from ._block import column_from_rows, concat, nrows, object_column, rows, slice_block, source_file, take
+from ._callbacks import DSCallback, run_callbacks
 from ._context import ordered_map
-from ._dataset import Dataset, BatchInfo, check_workers, column_list, default_workers
+from ._dataset import BatchInfo, Dataset, check_workers, column_list, default_workers
+from ._extra import check_pad_info, pad_batch
 from .transforms._base import TensorOperation
 from .transforms._ops import Compose, apply_op, op_name
-from ._extra import check_pad_info, pad_batch
-from ._callbacks import DSCallback, run_callbacks
 
 __all__ = ["MapDataset", "BatchDataset", "ShuffleDataset"]
 

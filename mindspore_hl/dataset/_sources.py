@@ -7,7 +7,7 @@ import numpy as np
 
 from ._context import ordered_map
 from ._dataset import Dataset, check_workers, default_workers
-from ._samplers import build_sampler, DistributedSampler, RandomSampler, SubsetRandomSampler, Sampler
+from ._samplers import DistributedSampler, RandomSampler, Sampler, SubsetRandomSampler, build_sampler
 
 __all__ = ["MappableSource", "DatasetFormatError", "check_dir", "check_usage"]
 

@@ -245,7 +245,7 @@ def _split_sizes(sizes, total):
 
 def split(dataset, sizes, randomize=True):
     """Split ``dataset`` into parts (see ``Dataset.split``)."""
-    from ._sources import MappableSource   # sources import the pipeline; the reverse import is lazy
+    from ._sources import MappableSource  # sources import the pipeline; the reverse import is lazy
     total = dataset.get_dataset_size()
     parts = _split_sizes(sizes, total)
     if isinstance(dataset, MappableSource) and dataset._is_random_access():

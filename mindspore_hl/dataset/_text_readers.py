@@ -1,10 +1,11 @@
-"""Text corpora in their published layouts: CoNLL-2000, UDPOS, SQuAD, SST-2.
+"""Text corpora in their published layouts: CoNLL-2000, UDPOS, SQuAD, SST-2, CLUE, IWSLT 2016 / 2017.
 
 Like MindSpore's line readers, the files of a usage are read by ``num_parallel_workers`` readers and, without
 shuffling, their rows interleave (see ``_text_sources.interleave``). Column names, dtypes and row order follow
 real MindSpore 2.10 reading the same files (tools/oracle/record_dataset_readers.py)."""
 import json
 import os
+import re
 
 import numpy as np
 
@@ -12,9 +13,10 @@ from . import config
 from ._block import column_from_rows
 from ._readers_base import check_choice, read_text
 from ._sources import DatasetFormatError, MappableSource, check_dir
-from ._text_sources import interleave
+from ._text_sources import expand_files, interleave
 
-__all__ = ["CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "SST2Dataset"]
+__all__ = ["CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "SST2Dataset", "CLUEDataset", "IWSLT2016Dataset",
+           "IWSLT2017Dataset"]
 
 
 class _FileRows(MappableSource):
@@ -155,3 +157,157 @@ class SST2Dataset(_FileRows):
                                          f"expected 2")
             rows.append((fields[1],) if test else (fields[0], fields[1]))
         return rows
+
+
+#: CLUE task -> (fields of every usage, fields only train / eval have); WSC's span fields sit under "target"
+_CLUE = {"AFQMC": (("sentence1", "sentence2"), ("label",)), "CMNLI": (("sentence1", "sentence2"), ("label",)),
+         "TNEWS": (("sentence", "keywords"), ("label", "label_des")),
+         "IFLYTEK": (("sentence",), ("label", "label_des")),
+         "WSC": (("span1_index", "span2_index", "span1_text", "span2_text", "idx", "text"), ("label",)),
+         "CSL": (("id", "abst", "keyword"), ("label",))}
+_CLUE_INTS = {"id", "idx", "span1_index", "span2_index"}
+
+
+class CLUEDataset(MappableSource):
+    """CLUE classification tasks (AFQMC, TNEWS, IFLYTEK, CMNLI, WSC, CSL) from JSON-lines files. The test usage
+    has an ``id`` column instead of the labels. Columns come in sorted name order (as real MindSpore 2.10 emits
+    them): ``id`` / ``idx`` / ``span*_index`` uint32, lists as 1-D str arrays, everything else str.
+
+    Args: dataset_files (str or list of str, glob patterns allowed), task (default 'AFQMC'), usage ('train' |
+        'test' | 'eval'), num_samples, num_parallel_workers, shuffle (default True), num_shards, shard_id."""
+
+    def __init__(self, dataset_files, task="AFQMC", usage="train", num_samples=None, num_parallel_workers=None,
+                 shuffle=True, num_shards=None, shard_id=None, cache=None):
+        check_choice("CLUEDataset", "task", task, tuple(_CLUE))
+        check_choice("CLUEDataset", "usage", usage, ("train", "test", "eval"))
+        self.dataset_files = expand_files("CLUEDataset", dataset_files)
+        if shuffle is not None and not isinstance(shuffle, bool):
+            shuffle = True   # Shuffle.GLOBAL / FILES: rows are shuffled globally here
+        super().__init__(num_samples, num_parallel_workers, shuffle, None, num_shards, shard_id)
+        common, labelled = _CLUE[task]
+        fields = list(common) + (["id"] if usage == "test" and "id" not in common else [])
+        fields += list(labelled) if usage != "test" else []
+        self.column_names = sorted(fields)
+        workers = self.num_parallel_workers or config.get_num_parallel_workers()
+        self._rows = interleave([self._parse(p, task) for p in self.dataset_files], workers)
+
+    def _parse(self, path, task):
+        rows = []
+        for n, line in enumerate(read_text("CLUEDataset", path).splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                doc = json.loads(line)
+                if task == "WSC":
+                    doc = dict(doc, **doc.get("target", {}))
+                rows.append(tuple(self._value(c, doc[c]) for c in self.column_names))
+            except (ValueError, KeyError, TypeError) as e:
+                raise DatasetFormatError(f"CLUEDataset: {path} line {n} is not a {task} record with fields "
+                                         f"{self.column_names} ({type(e).__name__}: {e})") from None
+        return rows
+
+    @staticmethod
+    def _value(column, value):
+        if column in _CLUE_INTS:
+            return np.uint32(int(value))
+        if isinstance(value, list):
+            return np.asarray([str(v) for v in value])
+        return np.str_(value)
+
+    def _length(self):
+        return len(self._rows)
+
+    def _read(self, ids):
+        picked = [self._rows[int(i)] for i in ids]
+        return [column_from_rows([np.asarray(r[k]) for r in picked]) for k in range(len(self.column_names))]
+
+
+_SEG = re.compile(r"<seg[^>]*>(.*)</seg>")
+
+
+def _iwslt_sentences(op, path):
+    """Sentences of an IWSLT file: ``<seg>`` contents of an ``.xml`` file, or the lines of a ``train.tags`` file
+    that are not tag lines; white space around each is removed."""
+    text = read_text(op, path)
+    if path.endswith(".xml"):
+        return [m.group(1).strip() for m in _SEG.finditer(text)]
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("<")]
+
+
+class _IWSLT(MappableSource):
+    """Sentence pairs of a language pair's train / valid / test files, interleaved like MindSpore's line readers
+    (train, valid, test in that order)."""
+
+    _prefix, _default_sets = "", ("", "")
+
+    def _setup(self, usage, language_pair, pairs, folder, valid_set, test_set, num_samples, num_parallel_workers,
+               shuffle, num_shards, shard_id):
+        op = type(self).__name__
+        usage = check_choice(op, "usage", "all" if usage is None else usage, ("train", "valid", "test", "all"))
+        src, tgt = ("de", "en") if language_pair is None else tuple(language_pair)
+        check_choice(op, "language_pair", (src, tgt), pairs)
+        if shuffle is not None and not isinstance(shuffle, bool):
+            shuffle = True   # Shuffle.GLOBAL / FILES / INFILE: rows are shuffled globally here
+        super().__init__(num_samples, num_parallel_workers, shuffle, None, num_shards, shard_id)
+        folder = folder.format(src=src, tgt=tgt)
+        stems = {"train": f"train.tags.{src}-{tgt}.{{}}",
+                 "valid": f"{self._prefix}.TED.{valid_set}.{src}-{tgt}.{{}}.xml",
+                 "test": f"{self._prefix}.TED.{test_set}.{src}-{tgt}.{{}}.xml"}
+        per_file = []
+        for part in (("train", "valid", "test") if usage == "all" else (usage,)):
+            paths = [os.path.join(folder, stems[part].format(lang)) for lang in (src, tgt)]
+            for p in paths:
+                if not os.path.isfile(p):
+                    raise DatasetFormatError(f"{op}: {p} does not exist (usage={usage!r})")
+            a, b = (_iwslt_sentences(op, p) for p in paths)
+            if len(a) != len(b):
+                raise DatasetFormatError(f"{op}: {paths[0]} has {len(a)} sentences but {paths[1]} has {len(b)}")
+            per_file.append(list(zip(a, b)))
+        self.column_names = ["text", "translation"]
+        self._rows = interleave(per_file, self.num_parallel_workers or config.get_num_parallel_workers())
+
+    def _length(self):
+        return len(self._rows)
+
+    def _read(self, ids):
+        picked = [self._rows[int(i)] for i in ids]
+        return [column_from_rows([np.asarray(r[k]) for r in picked]) for k in range(2)]
+
+
+_SETS16 = ("dev2010", "tst2010", "tst2011", "tst2012", "tst2013", "tst2014")
+
+
+class IWSLT2016Dataset(_IWSLT):
+    """IWSLT 2016 TED translations: ``texts/<src>/<tgt>/<src>-<tgt>/`` holding ``train.tags.<src>-<tgt>.<lang>``
+    and ``IWSLT16.TED.<set>.<src>-<tgt>.<lang>.xml``. Columns: text (source) and translation (target), str."""
+
+    _prefix = "IWSLT16"
+    _PAIRS = (("en", "fr"), ("en", "de"), ("en", "cs"), ("en", "ar"), ("fr", "en"), ("de", "en"), ("cs", "en"),
+              ("ar", "en"))
+
+    def __init__(self, dataset_dir, usage=None, language_pair=None, valid_set=None, test_set=None,
+                 num_samples=None, shuffle=True, num_shards=None, shard_id=None, num_parallel_workers=None,
+                 cache=None):
+        valid_set = check_choice("IWSLT2016Dataset", "valid_set", valid_set or "tst2013", _SETS16)
+        test_set = check_choice("IWSLT2016Dataset", "test_set", test_set or "tst2014", _SETS16)
+        self.dataset_dir = check_dir(dataset_dir)
+        folder = os.path.join(self.dataset_dir, "texts", "{src}", "{tgt}", "{src}-{tgt}")
+        self._setup(usage, language_pair, self._PAIRS, folder, valid_set, test_set, num_samples,
+                    num_parallel_workers, shuffle, num_shards, shard_id)
+
+
+class IWSLT2017Dataset(_IWSLT):
+    """IWSLT 2017 TED translations: ``texts/DeEnItNlRo/DeEnItNlRo/DeEnItNlRo-DeEnItNlRo/`` holding
+    ``train.tags.<src>-<tgt>.<lang>`` and ``IWSLT17.TED.<dev2010|tst2010>.<src>-<tgt>.<lang>.xml`` (valid / test).
+    Columns: text (source) and translation (target), str."""
+
+    _prefix = "IWSLT17"
+    _LANGS = ("en", "nl", "de", "it", "ro")
+
+    def __init__(self, dataset_dir, usage=None, language_pair=None, num_samples=None, shuffle=True,
+                 num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
+        self.dataset_dir = check_dir(dataset_dir)
+        pairs = tuple((a, b) for a in self._LANGS for b in self._LANGS if a != b)
+        folder = os.path.join(self.dataset_dir, "texts", "DeEnItNlRo", "DeEnItNlRo", "DeEnItNlRo-DeEnItNlRo")
+        self._setup(usage, language_pair, pairs, folder, "dev2010", "tst2010", num_samples, num_parallel_workers,
+                    shuffle, num_shards, shard_id)

@@ -12,7 +12,7 @@ import os
 import numpy as np
 
 from . import config
-from ._sources import MappableSource, DatasetFormatError
+from ._sources import DatasetFormatError, MappableSource
 
 __all__ = ["TextFileDataset", "CSVDataset", "expand_files", "interleave"]
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import config
 from ._block import column_from_rows
-from ._sources import MappableSource, DatasetFormatError
+from ._sources import DatasetFormatError, MappableSource
 from ._text_sources import expand_files, interleave
 
 __all__ = ["TFRecordDataset", "Schema", "parse_example"]

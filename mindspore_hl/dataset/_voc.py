@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from ._block import column_from_rows, file_bytes, object_column
-from ._sources import MappableSource, DatasetFormatError, check_dir
+from ._sources import DatasetFormatError, MappableSource, check_dir
 from .vision._ops import decode_bytes
 
 __all__ = ["VOCDataset"]

@@ -34,6 +34,13 @@ class Accuracy(EvaluationBase):
     Args:
         eval_type (str): 'classification' (argmax of logits vs. class index or one-hot label) or 'multilabel'
             (0/1 predictions, a sample counts as correct when every label matches).
+
+    Example:
+        >>> metric = Accuracy()
+        >>> metric.update(Tensor(np.array([[0.2, 0.8], [0.9, 0.1], [0.3, 0.7]], np.float32)),
+        ...               Tensor(np.array([1, 0, 0], np.int32)))
+        >>> metric.eval()
+        0.6666666666666666
     """
 
     def __init__(self, eval_type: str = "classification") -> None:
@@ -176,6 +183,11 @@ class Precision(_PrecisionRecall):
 
     Args:
         eval_type (str): 'classification' or 'multilabel'.
+
+    Example:
+        >>> Precision()(Tensor(np.array([[0.2, 0.8], [0.9, 0.1], [0.3, 0.7]], np.float32)),
+        ...             Tensor(np.array([1, 0, 0], np.int32)))
+        array([1. , 0.5])
     """
 
     def __init__(self, eval_type: str = "classification") -> None:
@@ -269,6 +281,13 @@ class ConfusionMatrix(Metric):
         num_classes (int): number of classes.
         normalize (str): 'no_norm', 'target' (rows sum to 1), 'prediction' (columns) or 'all'.
         threshold (float): binarisation threshold when predictions are scores of the same shape as labels.
+
+    Example:
+        >>> metric = ConfusionMatrix(num_classes=2)
+        >>> metric.update(Tensor(np.array([1, 0, 1, 1], np.int32)), Tensor(np.array([1, 0, 0, 1], np.int32)))
+        >>> metric.eval()
+        array([[1., 1.],
+               [0., 2.]])
     """
 
     def __init__(self, num_classes: int, normalize: str = "no_norm", threshold: float = 0.5) -> None:

@@ -78,7 +78,12 @@ class _Error(Metric):
 
 
 class MAE(_Error):
-    """Mean absolute error (summed per sample, averaged over samples)."""
+    """Mean absolute error (summed per sample, averaged over samples).
+
+    Example:
+        >>> MAE()(Tensor(np.array([0.1, 0.2, 0.6], np.float32)), Tensor(np.array([0.0, 0.2, 1.0], np.float32)))
+        np.float32(0.16666666)
+    """
 
     @staticmethod
     def _error(diff: np.ndarray) -> np.ndarray:

@@ -4,8 +4,8 @@ Files written here are read by real MindSpore and the reverse (same header, page
 index); ``mindspore_hl.dataset.MindDataset`` reads them into a pipeline.
 """
 from ._format import FormatError
-from ._writer import FileWriter
 from ._reader import FileReader
+from ._writer import FileWriter
 
 SUCCESS = 0
 FAILED = 1

@@ -6,8 +6,7 @@ import struct
 
 import numpy as np
 
-from ._format import (SCALAR_TYPES, ARRAY_TYPES, blob_fields_of, compress_int, compresses_ints,
-                      header_json, pack)
+from ._format import ARRAY_TYPES, SCALAR_TYPES, blob_fields_of, compress_int, compresses_ints, header_json, pack
 
 __all__ = ["FileWriter"]
 

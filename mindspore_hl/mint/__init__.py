@@ -23,6 +23,6 @@ for _module in (_functions, _reduce_shape, _shape, _creation):
             __all__.append(_name)
 del _module, _name, _targets
 
-from . import nn  # noqa: E402,F401
+from . import nn, optim  # noqa: E402,F401
 
 __all__.append("nn")

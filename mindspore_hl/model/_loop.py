@@ -7,24 +7,37 @@ MindSpore does when it sinks data to a device.
 
 Nothing here reads device values: the host waits on the device only where a callback or a metric asks.
 """
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
 import jax
 import numpy as np
 
 from ..callbacks._callback import RunContext
 from ..common.tensor import wrap
 
+if TYPE_CHECKING:
+    from ..callbacks._callback import CallbackManager, CallbackParam
+    from ._data import DataSource
+    from ._model import Model
+    from ._runner import StepRunner
+
 __all__ = ["train_loop", "eval_loop"]
 
 
-def _tensors(columns):
+def _tensors(columns: Sequence[Any]) -> list[Any]:
     return [wrap(jax.numpy.asarray(c)) if isinstance(c, np.ndarray) else wrap(c) for c in columns]
 
 
-def _signature(columns):
+def _signature(columns: Sequence[Any]) -> tuple[tuple[Any, Any], ...]:
     return tuple((c.shape, c.dtype) for c in columns)
 
 
-def train_loop(model, source, epoch, initial_epoch, sink, steps_per_epoch, cbs, cb, valid_infos):
+def train_loop(model: Model, source: DataSource, epoch: int, initial_epoch: int, sink: bool,
+               steps_per_epoch: int | None, cbs: CallbackManager, cb: CallbackParam,
+               valid_infos: tuple[Any, int | list[int], bool]) -> None:
     """Run epochs ``initial_epoch+1 .. epoch``; ``sink``: scan-based sink mode (GRAPH_MODE only)."""
     runner = model._train_runner()
     net = model._train_network
@@ -51,7 +64,7 @@ def train_loop(model, source, epoch, initial_epoch, sink, steps_per_epoch, cbs, 
             cbs.on_train_epoch_begin(rc)
             batches = next(epochs)
             net.set_train(True)
-            if sink:
+            if sink and runner is not None:  # (sink is only set when steps compile)
                 _sink_epoch(model, runner, batches, cbs, cb, rc)
             else:
                 _step_epoch(model, runner, net, batches, cbs, cb, rc, sync_each_step)
@@ -68,7 +81,8 @@ def train_loop(model, source, epoch, initial_epoch, sink, steps_per_epoch, cbs, 
         model._push_state()
 
 
-def _step_epoch(model, runner, net, batches, cbs, cb, rc, sync_each_step):
+def _step_epoch(model: Model, runner: StepRunner | None, net: Any, batches: Iterable[Any], cbs: CallbackManager,
+                cb: CallbackParam, rc: RunContext, sync_each_step: bool) -> None:
     # With no callback to read ``train_dataset_element`` the compiled step takes the NumPy columns as they
     # come: making Tensors first costs a device copy per column whose host time the step waits for (deep
     # MLP: ~8% of a step); only the epoch's last batch is made into Tensors.
@@ -77,7 +91,7 @@ def _step_epoch(model, runner, net, batches, cbs, cb, rc, sync_each_step):
     for columns in batches:
         cb.cur_step_num += 1
         model._current_step_num = (cb.cur_step_num - 1) % cb.batch_num + 1
-        if direct:
+        if direct and runner is not None:
             cbs.on_train_step_begin(rc)
             outputs = runner.step(columns)
         else:
@@ -95,13 +109,15 @@ def _step_epoch(model, runner, net, batches, cbs, cb, rc, sync_each_step):
         cb.train_dataset_element = _tensors(columns)
 
 
-def _sink_epoch(model, runner, batches, cbs, cb, rc):
+def _sink_epoch(model: Model, runner: StepRunner, batches: Iterable[Any], cbs: CallbackManager, cb: CallbackParam,
+                rc: RunContext) -> None:
     """One sink: step hooks once, the batches as a few scans (split where shapes change or memory runs out)."""
     expected = cb.batch_num
     cb.cur_step_num += expected
     model._current_step_num = expected
     cbs.on_train_step_begin(rc)
-    done, chunk, outputs, sig, cap = 0, [], None, None, None
+    done, outputs, sig, cap = 0, None, None, 0  # (sig and cap are set with the first batch of a chunk)
+    chunk: list[Any] = []
     for columns in batches:
         if chunk and (_signature(columns) != sig or len(chunk) >= cap):
             outputs = runner.sink(chunk)
@@ -121,11 +137,12 @@ def _sink_epoch(model, runner, batches, cbs, cb, rc):
     cbs.on_train_step_end(rc)
 
 
-def eval_loop(model, source, cbs, cb, add_eval_loss=False):
+def eval_loop(model: Model, source: DataSource, cbs: CallbackManager, cb: CallbackParam,
+              add_eval_loss: bool = False) -> dict[str, Any]:
     """One pass over ``source``: metrics updated per batch (one batch behind the device), dict of results."""
     from ..metrics import Loss
     runner = model._eval_runner()
-    net = model._eval_network
+    net: Any = model._eval_network  # (a Cell whenever the Model has metrics, which evaluating requires)
     rc = RunContext(cb)
     cb.set_sync_hook(model._push_state)
     object.__setattr__(cb, "_model", model)

@@ -1,15 +1,22 @@
 """``Model``: MindSpore's high-level train / eval / predict / fit API over a Cell, a loss and an optimizer."""
+from __future__ import annotations
+
 import logging
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from .._engine import _mode, _parallel_context
-from ..callbacks._callback import CallbackManager, CallbackParam
+from ..callbacks._callback import Callback, CallbackManager, CallbackParam
 from ..common.tensor import Tensor
-from ..metrics import Loss, get_metrics
+from ..metrics import Loss, Metric, get_metrics
 from ..nn.cell import Cell
 from ._data import DataSource
 from ._inputs import check_columns
 from ._loop import eval_loop, train_loop
 from ._runner import StepRunner
+
+if TYPE_CHECKING:
+    from ..amp import LossScaleManager
 
 __all__ = ["Model"]
 
@@ -17,17 +24,17 @@ _log = logging.getLogger(__name__)
 _KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level")
 
 
-def _check_int(api, name, value, minimum):
+def _check_int(api: str, name: str, value: object, minimum: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ValueError(f"For 'Model.{api}', the argument '{name}' must be an int >= {minimum}, but got {value!r}.")
 
 
-def _check_bool(api, name, value):
+def _check_bool(api: str, name: str, value: object) -> None:
     if not isinstance(value, bool):
         raise TypeError(f"For 'Model.{api}', the argument '{name}' must be a bool, but got {type(value).__name__}.")
 
 
-def _parallel():
+def _parallel() -> tuple[str, int]:
     """(parallel mode string, device number) from the auto-parallel context (stand-alone when unavailable)."""
     mode = _parallel_context.mode()
     return mode, (len(_parallel_context.devices()) if mode != "stand_alone" else 1)
@@ -54,14 +61,25 @@ class Model:
         kwargs: ``loss_scale_manager``, ``keep_batchnorm_fp32``, ``boost_config_dict``.
 
     Example:
+        >>> from mindspore_hl.train import LossMonitor
+        >>> x = np.random.default_rng(0).normal(size=(32, 4)).astype(np.float32)
+        >>> data = ms.dataset.NumpySlicesDataset({'data': x, 'label': (x[:, 0] > 0).astype(np.int32)},
+        ...                                      shuffle=False).batch(8)
+        >>> net = nn.Dense(4, 2, weight_init='zeros')
+        >>> loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction='mean')
+        >>> opt = nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9)
         >>> model = Model(net, loss_fn=loss, optimizer=opt, metrics={'accuracy'})
-        >>> model.train(2, ds_train, callbacks=[LossMonitor()])
-        >>> model.eval(ds_eval)
-        {'accuracy': 0.98...}
+        >>> model.train(2, data, callbacks=[LossMonitor(per_print_times=4)])
+        epoch: 1 step: 4, loss is 0.632...
+        epoch: 2 step: 4, loss is 0.387...
+        >>> model.eval(data)
+        {'accuracy': 0.875}
     """
 
-    def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None, eval_indexes=None,
-                 amp_level="O0", boost_level="O0", **kwargs):
+    def __init__(self, network: Cell, loss_fn: Cell | None = None, optimizer: Cell | None = None,
+                 metrics: dict[str, Metric] | set[str] | None = None, eval_network: Cell | None = None,
+                 eval_indexes: list[int] | None = None, amp_level: str = "O0", boost_level: str = "O0",
+                 **kwargs: Any) -> None:
         for key in kwargs:
             if key not in _KWARGS:
                 raise ValueError(f"The argument in 'kwargs' should be 'loss_scale_manager' or 'keep_batchnorm_fp32' "
@@ -76,28 +94,29 @@ class Model:
             raise ValueError(f"For 'Model', 'boost_level' must be one of ['O0', 'O1', 'O2'], but got {boost_level!r}.")
         self._network, self._loss_fn, self._optimizer = network, loss_fn, optimizer
         self._amp_level, self._boost_level = amp_level, kwargs.get("acc_level", boost_level)
-        self._loss_scale_manager = kwargs.get("loss_scale_manager")
+        self._loss_scale_manager: LossScaleManager | None = kwargs.get("loss_scale_manager")
         self._keep_bn_fp32 = kwargs.get("keep_batchnorm_fp32")
         self._parallel_mode, self._device_number = _parallel()
         self._metrics = metrics
         self._train_network = self._build_train_network()
-        self._metric_fns = get_metrics(metrics) or {}
-        self._eval_network, self._eval_indexes = None, None
+        self._metric_fns: dict[str, Metric] = get_metrics(metrics) or {}
+        self._eval_network: Cell | None = None
+        self._eval_indexes: list[int] | None = None
         self._eval_built = False
         self._build_eval_network(eval_network, eval_indexes)
         self._predict_network = network
-        self._runners = {}
+        self._runners: dict[int, StepRunner] = {}
         self._current_epoch_num = 0
         self._current_step_num = 0
 
     # ---- networks -----------------------------------------------------------------------------
-    def _build_train_network(self):
+    def _build_train_network(self) -> Cell:
         network = self._network
         if self._loss_scale_manager is not None and self._optimizer is None:
             raise ValueError("The argument 'optimizer' can not be None when set 'loss_scale_manager'.")
         if self._optimizer is not None:
             from ..amp import build_train_network
-            amp_config = {}
+            amp_config: dict[str, Any] = {}
             if self._loss_scale_manager is not None:
                 amp_config["loss_scale_manager"] = self._loss_scale_manager
             if self._keep_bn_fp32 is not None:
@@ -109,7 +128,7 @@ class Model:
             return WithLossCell(network, self._loss_fn)
         return network
 
-    def _build_eval_network(self, eval_network, eval_indexes):
+    def _build_eval_network(self, eval_network: Cell | None, eval_indexes: list[int] | None) -> None:
         if not self._metric_fns:
             return
         if eval_network is not None:
@@ -128,20 +147,22 @@ class Model:
         self._eval_built = True
 
     @property
-    def train_network(self):
+    def train_network(self) -> Cell:
         """The network trained by ``train`` (with loss and optimizer)."""
         return self._train_network
 
     @property
-    def predict_network(self):
+    def predict_network(self) -> Cell:
+        """The network ``predict`` runs (the ``network`` given to Model)."""
         return self._predict_network
 
     @property
-    def eval_network(self):
+    def eval_network(self) -> Cell | None:
+        """The network ``eval`` runs (None when the Model has no metrics)."""
         return self._eval_network
 
     # ---- compiled steps and their state ---------------------------------------------------------
-    def _runner(self, cell):
+    def _runner(self, cell: Cell | None) -> StepRunner | None:
         """The StepRunner of ``cell`` when steps compile (None: run the Cell as called, op by op)."""
         if cell is None or not _mode.should_compile():
             return None  # (no eval network without metrics)
@@ -150,18 +171,18 @@ class Model:
             runner = self._runners[id(cell)] = StepRunner(cell)
         return runner
 
-    def _train_runner(self):
+    def _train_runner(self) -> StepRunner | None:
         return self._runner(self._train_network)
 
-    def _eval_runner(self):
+    def _eval_runner(self) -> StepRunner | None:
         return self._runner(self._eval_network)
 
-    def _push_state(self):
+    def _push_state(self) -> None:
         """Write every runner's state back into the Parameters (they are current again)."""
         for runner in self._runners.values():
             runner.push()
 
-    def _trace_train_graph(self, columns):
+    def _trace_train_graph(self, columns: Iterable[Any]) -> Any:
         """The ClosedJaxpr of one train step on ``columns`` (for the summary graph)."""
         self._push_state()
         runner = self._runners.get(id(self._train_network)) or StepRunner(self._train_network)
@@ -171,11 +192,11 @@ class Model:
             runner.push()
 
     # ---- metrics --------------------------------------------------------------------------------
-    def _clear_metrics(self):
+    def _clear_metrics(self) -> None:
         for metric in self._metric_fns.values():
             metric.clear()
 
-    def _update_metrics(self, outputs, eval_loss=None):
+    def _update_metrics(self, outputs: Any, eval_loss: Loss | None = None) -> None:
         if isinstance(outputs, Tensor):
             outputs = (outputs,)
         if not isinstance(outputs, (tuple, list)):
@@ -192,11 +213,11 @@ class Model:
         if eval_loss is not None:
             eval_loss.update(outputs[self._eval_indexes[0] if self._eval_indexes else 0])
 
-    def _get_metrics(self):
+    def _get_metrics(self) -> dict[str, Any]:
         return {name: metric.eval() for name, metric in self._metric_fns.items()}
 
     # ---- train / fit ---------------------------------------------------------------------------
-    def _check_reuse_dataset(self, dataset):
+    def _check_reuse_dataset(self, dataset: Any) -> None:
         try:
             owner = getattr(dataset, "__model_hash__", None)
             if owner is None:
@@ -207,7 +228,8 @@ class Model:
         except AttributeError:  # a list or another object without attributes cannot be tagged
             pass
 
-    def _check_train(self, api, epoch, train_dataset, dataset_sink_mode, sink_size, initial_epoch):
+    def _check_train(self, api: str, epoch: int, train_dataset: Any, dataset_sink_mode: bool, sink_size: int,
+                     initial_epoch: int) -> DataSource:
         _check_bool(api, "dataset_sink_mode", dataset_sink_mode)
         _check_int(api, "epoch", epoch, 1)
         _check_int(api, "initial_epoch", initial_epoch, 0)
@@ -224,7 +246,8 @@ class Model:
                              f"{sink_size}.")
         return source
 
-    def train(self, epoch, train_dataset, callbacks=None, dataset_sink_mode=False, sink_size=-1, initial_epoch=0):
+    def train(self, epoch: int, train_dataset: Any, callbacks: Callback | list[Callback] | None = None,
+              dataset_sink_mode: bool = False, sink_size: int = -1, initial_epoch: int = 0) -> None:
         """Train for ``epoch`` epochs (``initial_epoch`` already done).
 
         Args:
@@ -241,8 +264,9 @@ class Model:
         check_columns("train", source, self._network, self._loss_fn)
         self._train(epoch, source, callbacks, dataset_sink_mode, sink_size, initial_epoch, (None, 1, False))
 
-    def fit(self, epoch, train_dataset, valid_dataset=None, valid_frequency=1, callbacks=None,
-            dataset_sink_mode=False, valid_dataset_sink_mode=False, sink_size=-1, initial_epoch=0):
+    def fit(self, epoch: int, train_dataset: Any, valid_dataset: Any = None, valid_frequency: int | list[int] = 1,
+            callbacks: Callback | list[Callback] | None = None, dataset_sink_mode: bool = False,
+            valid_dataset_sink_mode: bool = False, sink_size: int = -1, initial_epoch: int = 0) -> None:
         """Train, evaluating on ``valid_dataset`` every ``valid_frequency`` epochs (int, or a list of epochs).
 
         The evaluation results are in ``cb_params.metrics`` / ``cb_params.eval_results`` (with ``eval_loss``)
@@ -260,7 +284,8 @@ class Model:
         self._train(epoch, source, callbacks, dataset_sink_mode, sink_size, initial_epoch,
                     (valid_dataset, valid_frequency, valid_dataset_sink_mode))
 
-    def _train(self, epoch, source, callbacks, sink_mode, sink_size, initial_epoch, valid_infos):
+    def _train(self, epoch: int, source: DataSource, callbacks: Callback | list[Callback] | None, sink_mode: bool,
+               sink_size: int, initial_epoch: int, valid_infos: tuple[Any, int | list[int], bool]) -> None:
         self._check_reuse_dataset(source.dataset)
         steps = sink_size if sink_mode and sink_size > 0 else None
         cb = CallbackParam()
@@ -294,13 +319,15 @@ class Model:
             train_loop(self, source, epoch, 0, sink, steps, cbs, cb, valid_infos)
         self._sync_loss_scale_manager()
 
-    def _sync_loss_scale_manager(self):
+    def _sync_loss_scale_manager(self) -> None:
         """Give a DynamicLossScaleManager the scale the compiled steps reached (MindSpore updates it per step)."""
         sense = getattr(self._train_network, "scale_sense", None)
-        if sense is not None and hasattr(self._loss_scale_manager, "loss_scale"):
-            self._loss_scale_manager.loss_scale = float(sense.asnumpy())
+        manager: Any = self._loss_scale_manager  # any manager with a loss_scale attribute
+        if sense is not None and hasattr(manager, "loss_scale"):
+            manager.loss_scale = float(sense.asnumpy())
 
-    def _eval_during_train(self, valid_infos, cb, cbs):
+    def _eval_during_train(self, valid_infos: tuple[Any, int | list[int], bool], cb: CallbackParam,
+                           cbs: CallbackManager) -> None:
         valid_dataset, frequency, _ = valid_infos
         if valid_dataset is None:
             return
@@ -324,7 +351,8 @@ class Model:
         self._train_network.set_train(True)
 
     # ---- eval / predict -------------------------------------------------------------------------
-    def eval(self, valid_dataset, callbacks=None, dataset_sink_mode=False):
+    def eval(self, valid_dataset: Any, callbacks: Callback | list[Callback] | None = None,
+             dataset_sink_mode: bool = False) -> dict[str, Any]:
         """Evaluate the metrics on ``valid_dataset``; returns ``{metric name: value}``.
 
         ``dataset_sink_mode`` is accepted; evaluation always runs one compiled step per batch (as MindSpore
@@ -351,7 +379,7 @@ class Model:
         with CallbackManager(cb.list_callback) as cbs:
             return eval_loop(self, source, cbs, cb)
 
-    def predict(self, *predict_data, backend=None, config=None):
+    def predict(self, *predict_data: Any, backend: str | None = None, config: dict[str, Any] | None = None) -> Any:
         """The network's output for ``predict_data`` (Tensors), in inference mode (``set_train(False)``)."""
         if not predict_data:
             raise ValueError("For 'Model.predict', 'predict_data' must not be empty.")
@@ -363,7 +391,8 @@ class Model:
         self._predict_network.set_train(False)
         return self._predict_network(*predict_data)
 
-    def build(self, train_dataset=None, valid_dataset=None, sink_size=-1, epoch=1, sink_mode=True):
+    def build(self, train_dataset: Any = None, valid_dataset: Any = None, sink_size: int = -1, epoch: int = 1,
+              sink_mode: bool = True) -> None:
         """Compile the train step (and the eval step) for the datasets' first batch ahead of ``train``.
 
         In GRAPH_MODE the compiled executables are cached, so the first epoch does not pay for compilation.
@@ -371,6 +400,7 @@ class Model:
         if train_dataset is None and valid_dataset is None:
             raise ValueError("The argument 'train_dataset' and 'valid_dataset' can not both be None or empty.")
         self._push_state()
+        net: Any  # (None only together with runner None: no eval network without metrics)
         for dataset, runner, net, train in ((train_dataset, self._train_runner(), self._train_network, True),
                                             (valid_dataset, self._eval_runner(), self._eval_network, False)):
             if dataset is None or runner is None:
@@ -386,7 +416,7 @@ class Model:
         self._push_state()
 
 
-def _callback_list(callbacks):
+def _callback_list(callbacks: Callback | list[Callback] | tuple[Callback, ...] | None) -> list[Callback]:
     if callbacks is None:
         return []
     if isinstance(callbacks, (list, tuple)):

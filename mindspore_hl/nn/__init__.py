@@ -14,4 +14,9 @@ from . import probability  # noqa: E402  (nn.probability.distribution / bijector
 from ..metrics import *  # noqa: F401,F403  (MindSpore also exposes the metrics as nn.Accuracy & co)
 from ..metrics import __all__ as _metrics_all
 
-__all__ = ["Cell", "GraphCell", "DistributedGradReducer"] + _layer_all + _loss_all + _optim_all + _wrap_all + _metrics_all
+# MindSpore defines these ``*Ext`` layers in nn and re-exports them as mint.nn's; here mint.nn defines them.
+from ..mint.nn import AvgPool1d as AvgPool1dExt, AvgPool2d as AvgPool2dExt, AvgPool3d as AvgPool3dExt  # noqa: E402
+from ..mint.nn import L1Loss as L1LossExt, LogSoftmax as LogSoftmaxExt, PReLU as PReLUExt  # noqa: E402
+
+__all__ = ["Cell", "GraphCell", "DistributedGradReducer"] + _layer_all + _loss_all + _optim_all + _wrap_all + _metrics_all + [
+    "AvgPool1dExt", "AvgPool2dExt", "AvgPool3dExt", "L1LossExt", "LogSoftmaxExt", "PReLUExt"]

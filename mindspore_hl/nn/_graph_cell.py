@@ -6,7 +6,12 @@ class GraphCell(Cell):
     """Wrap a graph loaded with ``mindspore_hl.load`` so it can be called like the original network.
 
     Example:
-        >>> out = nn.GraphCell(ms.load("lenet.mindir"))(x)
+        >>> net = nn.Dense(4, 2)
+        >>> x = Tensor(np.ones((1, 4), np.float32))
+        >>> path = ms.export(net, x, file_name="dense", file_format="MINDIR")
+        >>> out = nn.GraphCell(ms.load(path))(x)
+        >>> bool(np.allclose(out.asnumpy(), net(x).asnumpy()))
+        True
     """
 
     def __init__(self, graph, params_init=None, obf_random_seed=None):

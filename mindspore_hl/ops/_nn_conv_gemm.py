@@ -3,7 +3,7 @@
 XLA:CPU's convolution emitter is fast on large feature maps but pathological on small ones: a 3x3 convolution
 whose output is 2x2 or 1x1 (ResNet's last stages on CIFAR-sized inputs) takes ~100x longer forward and
 backward than the same arithmetic as a matrix product, and a 1x1 convolution's weight gradient ~2.5x longer
-(measured per op on the 2-core CPU, benchmarks/NOTES.md). For those shapes the convolution is computed as
+(measured per op on the 2-core CPU, docs/performance.md). For those shapes the convolution is computed as
 ``concat(strided slices of the padded input) @ weight``; autodiff of that expression is again a product for
 the weight gradient (patches^T @ dy) and a product plus padded adds for the input gradient, and forward mode
 (``ops.jvp``) keeps working since no custom derivative rule is involved.

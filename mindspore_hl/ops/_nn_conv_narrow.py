@@ -1,7 +1,7 @@
 """Convolutions with few input channels (LeNet's 1 and 6, an RGB stem): each derivative in its fastest form.
 
 XLA:CPU's convolution is slow when the input has few channels: its inner product is only C_in * kh * kw long
-and, for the input gradient, produces C_in channels. Measured per op on the 2-core CPU (benchmarks/NOTES.md),
+and, for the input gradient, produces C_in channels. Measured per op on the 2-core CPU (docs/performance.md),
 LeNet's conv1 (1 -> 6 channels, 5x5, batch 256) took 3.8 ms forward, the same arithmetic as a matrix product
 4.3 ms, and 0.9 ms after *blocking the width*: B neighbouring columns become one column of B * C_in channels,
 and the weight becomes a (kh, ceil((B + kw - 1) / B), B * C_in, B * C_out) kernel that produces B output

@@ -44,7 +44,7 @@ def _batch_norm(x, mean, var, weight, bias, training, momentum, eps):
 def _batch_norm_core(x, mean, var, weight, bias, training, momentum, eps):
     # Channels-last inside, like the convolutions and poolings around it (NCHW only at the API): the
     # transposes between a convolution and its BatchNorm then cancel when compiled, instead of each layer
-    # boundary copying the activations (ResNet50 train step ~6-10% faster, benchmarks/NOTES.md).
+    # boundary copying the activations (ResNet50 train step ~6-10% faster).
     nchw = x.ndim > 2
     x = jnp.moveaxis(x, 1, -1) if nchw else x
     sd = _stat_dtype(x)
@@ -93,7 +93,7 @@ def _normalize_batch_jvp(eps, primals, tangents):
     # Written out so that every full-size term is (per-channel vector) * x or * dx: its transpose (the
     # backward) is then two per-channel sums, sum(g) and sum(g * x), and one elementwise pass. Autodiff of
     # the forward formula kept x - mean as a residual and made three more passes over the activations per
-    # BatchNorm (ResNet50 224x224 step, benchmarks/NOTES.md change 12).
+    # BatchNorm (ResNet50 224x224 step 0.85 -> 0.82 s, and a third less peak memory).
     x, gamma, beta = primals
     dx, dgamma, dbeta = tangents
     m, v, rstd, scale, shift = _batch_affine(x, gamma, beta, eps)

@@ -89,9 +89,9 @@ def _window_max_jvp(kernel, stride, dilation, outs, primals, tangents):
     # of elementwise comparisons was fused into every consumer of the gradient and recomputed there
     # (LeNet5 b256 step: 38 ms instead of 11; a running comparison still 13% slower, ResNet50 11%). The taps
     # are stacked on a new leading axis: stacked on a new last axis (..., 9) they cost ResNet50 224x224 5% of
-    # its step (benchmarks/NOTES.md, change 13). The same reduction gives the maximum, which its consumers
-    # then read instead of each recomputing the window from the (4x larger) input, and an int8 index rather
-    # than argmax's int64 (change 19: LeNet5 b256 15.9 -> 12.9 ms).
+    # its step, because XLA writes such an array slowly. The same reduction gives the maximum, which its
+    # consumers then read instead of each recomputing the window from the (4x larger) input, and an int8 index
+    # rather than argmax's int64, which the gradient loop read slowly (LeNet5 b256 15.9 -> 12.9 ms per step).
     out, first = _max_and_first(jnp.stack(_window_taps(xp, kernel, stride, dilation, outs), axis=0))
     tangent = jnp.zeros_like(out)
     for k, t in enumerate(_window_taps(txp, kernel, stride, dilation, outs)):

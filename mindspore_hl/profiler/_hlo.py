@@ -14,9 +14,11 @@ from ..common import seed
 
 __all__ = ["parse_hlo", "cell_of", "jaxpr_flops", "analyse_step"]
 
-_INSTR = re.compile(r"^\s*(?:ROOT\s+)?%?([\w.\-]+) = (?:\([^=]*?\)|\S+) ([\w\-]+)\(")
+_INSTR = re.compile(r"^\s*(?:ROOT\s+)?%?([\w.\-]+) = (?:\(.*?\)|\S+) ([\w\-]+)\(")
 _META = re.compile(r'op_name="([^"]*)"')
 _WRAP = re.compile(r"^(\w+)\((.*)\)$")
+_LOOP_SCOPES = {"while", "body", "cond", "scan", "closed_call"}   # control flow around a scanned step
+CONTAINERS = {"while", "conditional", "call"}      # ops whose time is that of the ops they run
 _TRANSFORMS = {"jvp", "transpose", "vmap", "remat", "checkpoint", "pmap", "shard_map", "custom_jvp_call",
                "custom_vjp_call"}
 
@@ -79,6 +81,8 @@ def cell_of(op_name: str, primitive_last: bool = True) -> tuple:
         parts = parts[:-1]
     path, backward = [], False
     for part in parts:
+        if part in _LOOP_SCOPES:
+            continue
         name, bw = _unwrap(part)
         backward |= bw
         if name is None:
@@ -150,10 +154,11 @@ def jaxpr_flops(closed_jaxpr) -> dict:
     return out
 
 
-def analyse_step(runner, entry, cols):
+def analyse_step(runner, entry, cols, sink=False):
     """HLO instructions, cost and memory analysis, and per-Cell FLOPs of one compiled step of a StepRunner.
 
-    Lowering again is a cache hit of the executable the step already ran; the jaxpr is traced once more.
+    Lowering again is a cache hit of the executable the step already ran; the jaxpr is traced once more. A sink
+    entry (a scan of steps over stacked batches) counts the FLOPs of one step times the number of steps.
     """
     state = tuple(jax.ShapeDtypeStruct(p._value.shape, p._value.dtype) for p in runner.params)
     rng = runner.rng if runner.rng is not None else seed.global_key()
@@ -170,6 +175,10 @@ def analyse_step(runner, entry, cols):
                                 - memory["alias_size_in_bytes"] + memory["temp_size_in_bytes"])
     text = compiled.as_text()
     head = re.match(r"HloModule ([\w.\-]+)", text)
-    flops = jaxpr_flops(jax.make_jaxpr(runner._pure_step())(state, rng, list(cols)))
-    return {"module": head.group(1) if head else "", "instructions": parse_hlo(text), "flops": float(cost.get("flops", 0.0)),
-            "bytes_accessed": float(cost.get("bytes accessed", 0.0)), "memory": memory, "cell_flops": flops}
+    one = [jax.ShapeDtypeStruct(c.shape[1:], c.dtype) for c in cols] if sink else list(cols)
+    flops = jaxpr_flops(jax.make_jaxpr(runner._pure_step())(state, rng, one))
+    if sink and cols:
+        flops = {k: v * cols[0].shape[0] for k, v in flops.items()}
+    return {"module": head.group(1) if head else "", "instructions": parse_hlo(text),
+            "flops": float(cost.get("flops", 0.0)), "bytes_accessed": float(cost.get("bytes accessed", 0.0)),
+            "memory": memory, "cell_flops": flops}

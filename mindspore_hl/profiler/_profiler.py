@@ -10,9 +10,9 @@ import time
 
 import jax
 
+from . import _instrument
 from ._collect import CompileLog, MemorySampler, compiled_steps
 from ._enums import ProfilerActivity
-from . import _instrument
 from ._hlo import analyse_step
 from ._report import write_session
 from ._schedule import ProfilerAction
@@ -146,7 +146,7 @@ class Profiler:
         out = []
         for runner, key, entry, cols in compiled_steps():
             try:
-                a = analyse_step(runner, entry, cols)
+                a = analyse_step(runner, entry, cols, sink=bool(key[0]))
             except Exception as e:  # a step that cannot be lowered abstractly (e.g. parallel placement)
                 logger.info("Profiler: could not analyse the compiled step of %s: %s", runner.name, e)
                 continue

@@ -11,7 +11,7 @@ import csv
 import json
 import os
 
-from ._hlo import cell_of
+from ._hlo import CONTAINERS, cell_of
 from ._instrument import category
 from ._trace import Trace, find_traces, load_events
 
@@ -19,6 +19,7 @@ __all__ = ["write_session", "load_summary", "SUMMARY"]
 
 SUMMARY = "profiler_summary.json"
 NO_CELL = "(no Cell)"
+SINK_LOOP = "(sink loop)"
 
 
 def _match_analysis(run, analyses):
@@ -104,11 +105,15 @@ def _op_tables(trace, analyses, windows, side):
         if in_window and not any(s < run["end"] <= e for s, e in in_window):
             continue
         a = _match_analysis(run, analyses)
+        if a is not None:   # a while loop's span holds its body's ops: count those, not the loop as well
+            run = dict(run, ops=[o for o in run["ops"] if a["instructions"].get(o["op"], ("",))[0] not in CONTAINERS])
         wall = _wall_times(run)
         for op in run["ops"]:
             opcode, meta = a["instructions"].get(op["op"], ("", "")) if a else ("", "")
             prim = meta.rsplit("/", 1)[-1] if meta else (opcode or op["op"].split(".")[0])
             cell, backward = cell_of(meta) if meta else ("", False)
+            if not cell and "/while/" in meta:
+                cell = SINK_LOOP   # a sink's scan slicing the stacked batches: the loop's own work
             key = (op["module"], op["op"])
             row = detail.get(key)
             if row is None:

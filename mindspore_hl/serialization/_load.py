@@ -109,6 +109,14 @@ def load_checkpoint(ckpt_file_name: str | os.PathLike[str], net: Cell | None = N
     Returns:
         dict in file order (safetensors: name order) of ``Parameter`` (``str`` for str entries).
 
+    Example:
+        >>> ms.save_checkpoint(nn.Dense(4, 2), 'dense.ckpt')
+        >>> params = load_checkpoint('dense.ckpt')
+        >>> params['weight']
+        Parameter (name=weight, shape=(2, 4), dtype=Float32, requires_grad=True)
+        >>> load_param_into_net(nn.Dense(4, 2), params)  # (net params not loaded, checkpoint entries not used)
+        ([], [])
+
     Raises:
         ValueError: missing file, wrong suffix, corrupt file (CheckpointError / SafetensorsError name the file
             and the broken record), or nothing left after filtering.

@@ -174,6 +174,12 @@ def save_checkpoint(save_obj: Cell | list[dict[str, Any]] | dict[str, Any], ckpt
         choice_func: ``choice_func(name) -> bool``; only parameters for which it returns True are saved.
         crc_check: append MindSpore's crc32 trailer (ckpt) or ``crc_num`` metadata (safetensors).
         format: ``'ckpt'`` or ``'safetensors'``.
+
+    Example:
+        >>> net = nn.Dense(4, 2)
+        >>> save_checkpoint(net, 'dense.ckpt', append_dict={'epoch_num': 3})
+        >>> sorted(ms.load_checkpoint('dense.ckpt'))
+        ['bias', 'epoch_num', 'weight']
     """
     api = "save_checkpoint"
     check_format(format, api)

@@ -1,6 +1,6 @@
 """``SummaryRecord``: write summaries as TensorBoard event files named the way MindSpore names them.
 
-Files (in ``log_dir``): ``{prefix}.out.events.summary.{unix time}.{device id}.{hostname}{suffix}`` holds the
+Files (in ``log_dir``): ``{prefix}.out.tfevents.summary.{unix time}.{device id}.{hostname}{suffix}`` holds the
 ``Event`` records (TFRecord framing, written with tensorboardX's ``EventsWriter`` / ``RecordWriter``; the
 first record is ``file_version`` 'brain.Event:2', so TensorBoard reads the files too), and the same name
 ending in ``_lineage`` holds MindSpore ``LineageEvent`` records (created on the first lineage value).
@@ -169,6 +169,7 @@ class SummaryRecord:
         >>> with SummaryRecord('./summary') as record:
         ...     record.add_value('scalar', 'loss', Tensor(0.5))
         ...     record.record(1)
+        True
     """
 
     def __init__(self, log_dir: str | os.PathLike[str], file_prefix: str = "events", file_suffix: str = "_MS",
@@ -182,7 +183,9 @@ class SummaryRecord:
         self.log_dir = os.path.abspath(os.fspath(log_dir))
         os.makedirs(self.log_dir, exist_ok=True)
         stamp = int(time.time())
-        base = lambda ts: f"{file_prefix}.out.events.summary.{ts}.{_device_id()}.{socket.gethostname()}"  # noqa: E731
+        # MindSpore's name (``events.out.events.summary.<time>...``) with "tfevents" in it, the one word
+        # TensorBoard's loader looks for, so TensorBoard opens these files too; MindInsight's pattern still matches.
+        base = lambda ts: f"{file_prefix}.out.tfevents.summary.{ts}.{_device_id()}.{socket.gethostname()}"  # noqa: E731
         while os.path.exists(os.path.join(self.log_dir, base(stamp) + file_suffix)):
             stamp += 1  # two records in one second: never append to another run's file
         self.event_file_name = os.path.join(self.log_dir, base(stamp) + file_suffix)

@@ -2,17 +2,19 @@
 
     python -m model_zoo.lenet.eval --ckpt_path runs/lenet5/ckpt/checkpoint_lenet-3_1875.ckpt
 """
+from __future__ import annotations
+
 import argparse
+from typing import Any
 
 import mindspore_hl as ms
 from mindspore_hl import nn
 from mindspore_hl.train import Accuracy, Model
-
 from model_zoo import MNIST_DIR
 from model_zoo.lenet.src import LeNet5, create_dataset
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> dict[str, Any]:
     p = argparse.ArgumentParser(description="Evaluate LeNet5 on MNIST (mindspore_hl ModelZoo)")
     p.add_argument("--data_path", "--data-dir", dest="data_path", default=str(MNIST_DIR))
     p.add_argument("--ckpt_path", required=True, help="checkpoint written by train.py (or by real MindSpore)")

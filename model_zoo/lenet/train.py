@@ -6,20 +6,29 @@ This is the project's main job (README): it runs offline on a fresh clone with t
     python -m model_zoo.lenet.train                # 5 epochs on the bundled MNIST (about 20 s on 2 cores)
     python -m model_zoo.lenet.train --data_path /path/to/MNIST --epoch_size 10
 """
+from __future__ import annotations
+
 import argparse
 import os
 import time
+from typing import Any
 
 import mindspore_hl as ms
 from mindspore_hl import nn
-from mindspore_hl.train import (Accuracy, CheckpointConfig, LossMonitor, Model, ModelCheckpoint, SummaryCollector,
-                                TimeMonitor)
-
+from mindspore_hl.train import (
+    Accuracy,
+    CheckpointConfig,
+    LossMonitor,
+    Model,
+    ModelCheckpoint,
+    SummaryCollector,
+    TimeMonitor,
+)
 from model_zoo import MNIST_DIR
 from model_zoo.lenet.src import LeNet5, create_dataset
 
 
-def parse_args(argv=None):
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description="Train LeNet5 on MNIST (mindspore_hl ModelZoo)")
     p.add_argument("--data_path", "--data-dir", dest="data_path", default=str(MNIST_DIR),
                    help="folder with the MNIST IDX files (default: the copy bundled with the project)")
@@ -39,7 +48,7 @@ def parse_args(argv=None):
     return p.parse_args(argv)
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     ms.set_seed(args.seed)
     ms.set_context(mode=ms.GRAPH_MODE)
@@ -56,8 +65,10 @@ def main(argv=None):
     net_loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     lr = args.lr
     if args.lr_schedule == "cosine":
-        lr = nn.cosine_decay_lr(0.0005, args.lr, steps * args.epoch_size, steps, args.epoch_size)
-    net_opt = nn.Momentum(net.trainable_params(), learning_rate=lr, momentum=args.momentum)
+        lr = nn.cosine_decay_lr(  # type: ignore[attr-defined]  # (nn's names are not static)
+            0.0005, args.lr, steps * args.epoch_size, steps, args.epoch_size)
+    net_opt = nn.Momentum(  # type: ignore[attr-defined]  # (nn's names are not static)
+        net.trainable_params(), learning_rate=lr, momentum=args.momentum)
     config_ck = CheckpointConfig(save_checkpoint_steps=steps, keep_checkpoint_max=args.epoch_size)
     ckpt_dir = os.path.join(args.output_dir, "ckpt")
     summary_dir = os.path.join(args.output_dir, "summary")

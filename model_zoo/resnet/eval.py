@@ -7,12 +7,11 @@ import argparse
 import mindspore_hl as ms
 from mindspore_hl import nn
 from mindspore_hl.train import Model
-
 from model_zoo.resnet.src.dataset import create_dataset_cifar10, create_dataset_imagenet
 from model_zoo.resnet.train import NETS
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description="Evaluate a ModelZoo ResNet with mindspore_hl")
     p.add_argument("--net_name", default="resnet50", choices=sorted(NETS))
     p.add_argument("--dataset", default="cifar10", choices=["cifar10", "imagenet2012"])

@@ -3,29 +3,34 @@
     python -m model_zoo.resnet.train --net_name resnet50 --dataset cifar10 --data_path cifar-10-batches-bin
     python -m model_zoo.resnet.train --net_name resnet50 --dataset imagenet2012 --data_path /data/imagenet/train
 """
+from __future__ import annotations
+
 import argparse
 import os
+from typing import Any
 
 import mindspore_hl as ms
 from mindspore_hl import nn
+from mindspore_hl.common.parameter import Parameter
 from mindspore_hl.train import CheckpointConfig, LossMonitor, Model, ModelCheckpoint, TimeMonitor
-
-from model_zoo.resnet.src import resnet18, resnet34, resnet50, resnet101
+from model_zoo.resnet.src import resnet18, resnet34, resnet50, resnet101, resnet152
 from model_zoo.resnet.src.dataset import create_dataset_cifar10, create_dataset_imagenet
 
-NETS = {"resnet18": resnet18, "resnet34": resnet34, "resnet50": resnet50, "resnet101": resnet101}
+NETS = {"resnet18": resnet18, "resnet34": resnet34, "resnet50": resnet50, "resnet101": resnet101,
+        "resnet152": resnet152}
 
 
-def init_group_params(net, weight_decay):
+def init_group_params(net: nn.Cell, weight_decay: float) -> list[dict[str, Any]]:
     """ModelZoo's parameter groups: no weight decay on BatchNorm gamma/beta and biases."""
-    decay, no_decay = [], []
+    decay: list[Parameter] = []
+    no_decay: list[Parameter] = []
     for p in net.trainable_params():
         (no_decay if ("beta" in p.name or "gamma" in p.name or "bias" in p.name) else decay).append(p)
     return [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay},
             {"order_params": net.trainable_params()}]
 
 
-def parse_args(argv=None):
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description="Train a ModelZoo ResNet with mindspore_hl")
     p.add_argument("--net_name", default="resnet50", choices=sorted(NETS))
     p.add_argument("--dataset", default="cifar10", choices=["cifar10", "imagenet2012"])
@@ -42,7 +47,7 @@ def parse_args(argv=None):
     return p.parse_args(argv)
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     ms.set_seed(1)
     ms.set_context(mode=ms.GRAPH_MODE)
@@ -59,7 +64,8 @@ def main(argv=None):
     warmup = steps * args.warmup_epochs
     lr = [args.lr_max * (i + 1) / warmup if i < warmup else args.lr_max * (1 - (i - warmup) / max(1, total - warmup))
           for i in range(total)]
-    opt = nn.Momentum(init_group_params(net, args.weight_decay), lr, 0.9, loss_scale=args.loss_scale)
+    opt = nn.Momentum(  # type: ignore[attr-defined]  # (nn's names are not static)
+        init_group_params(net, args.weight_decay), lr, 0.9, loss_scale=args.loss_scale)
     loss = nn.CrossEntropyLoss(label_smoothing=0.1)
     model = Model(net, loss_fn=loss, optimizer=opt, metrics={"acc"}, amp_level=args.amp_level,
                   loss_scale_manager=ms.FixedLossScaleManager(args.loss_scale, drop_overflow_update=False))

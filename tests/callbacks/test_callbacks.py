@@ -238,3 +238,21 @@ def test_callbacks_must_be_callbacks(model_factory, batches):
     model, _, _ = model_factory()
     with pytest.raises(TypeError, match="Callback"):
         model.train(1, batches, callbacks=[object()])
+
+
+def test_summary_lineage_records_the_configured_learning_rate(tmp_path, batches):
+    """As MindSpore's SummaryCollector: the lineage's learning rate is the schedule's first rate (the run's
+    configured one), not the rate of the last step, which the learning_rate/auto scalar already traces."""
+    from insight_app._store import LogStore
+    from mindspore_hl import nn
+    from mindspore_hl.train import Model, SummaryCollector
+    from training_fixtures import MLP
+
+    net = MLP()
+    lr = nn.cosine_decay_lr(0.001, 0.03, len(batches) * 2, len(batches), 2)
+    model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                  nn.Momentum(net.trainable_params(), learning_rate=lr, momentum=0.9))
+    model.train(2, batches, callbacks=[SummaryCollector(str(tmp_path / "run"), collect_freq=1)])
+    (run,) = LogStore(str(tmp_path)).runs.values()
+    assert run.lineage["learning_rate"] == pytest.approx(0.03, rel=1e-6)
+    assert lr[-1] < 0.02  # the last step's rate differs, so the assertion above can tell them apart

@@ -8,8 +8,8 @@ import pytest
 @pytest.fixture(autouse=True)
 def _isolated_seed():
     """Every test starts with no dataset seed and no top-level seed, and leaves none behind."""
-    from mindspore_hl.dataset import config
     from mindspore_hl.common import seed as top
+    from mindspore_hl.dataset import config
     saved = dict(config._state), top.get_seed()
     config._state["seed"] = None
     config._state["top_seed_at_set"] = None

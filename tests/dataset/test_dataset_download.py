@@ -9,7 +9,7 @@ import pytest
 
 import mindspore_hl.dataset as ds
 from mindspore_hl.dataset import DatasetFormatError, _download
-from tests.dataset._data import MNIST_DIR, FASHION_DIR
+from tests.dataset._data import FASHION_DIR, MNIST_DIR
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import mindspore_hl.dataset as ds
-from mindspore_hl.dataset import vision, transforms
-from mindspore_hl.dataset.vision import Inter
 from mindspore_hl.common import dtype as mstype
+from mindspore_hl.dataset import transforms, vision
+from mindspore_hl.dataset.vision import Inter
 from tests.dataset._data import MNIST_DIR
 
 MEAN, STD = 0.1307, 0.3081

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import mindspore_hl.dataset as ds
-from mindspore_hl.dataset import vision, transforms
+from mindspore_hl.dataset import transforms, vision
 
 
 def numbers(n, **kw):

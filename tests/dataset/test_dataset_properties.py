@@ -3,12 +3,13 @@ import gzip
 import struct
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import mindspore_hl.dataset as ds
 from mindspore_hl.dataset import DatasetFormatError
-from mindspore_hl.dataset._idx import parse_idx, read_idx_file
 from mindspore_hl.dataset._cifar import parse_cifar
+from mindspore_hl.dataset._idx import parse_idx, read_idx_file
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

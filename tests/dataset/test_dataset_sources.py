@@ -7,7 +7,7 @@ import pytest
 
 import mindspore_hl.dataset as ds
 from mindspore_hl.dataset import DatasetFormatError
-from tests.dataset._data import MNIST_DIR, FASHION_DIR
+from tests.dataset._data import FASHION_DIR, MNIST_DIR
 
 
 def _rows(d, **kw):

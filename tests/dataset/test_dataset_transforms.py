@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 import mindspore_hl.dataset as ds
-from mindspore_hl.dataset import transforms, vision
 from mindspore_hl.common import dtype as mstype
+from mindspore_hl.dataset import transforms, vision
 
 
 def test_typecast_accepts_ms_and_numpy_dtypes():
@@ -60,8 +60,7 @@ def test_fill_and_slice():
 
 def test_more_general_transforms_match_mindspore():
     # expected values: what real MindSpore 2.10 returns for the same calls (checked with the oracle)
-    from mindspore_hl.dataset.transforms import (Concatenate, Duplicate, Mask, PadEnd, RandomOrder, Relational,
-                                                 Unique)
+    from mindspore_hl.dataset.transforms import Concatenate, Duplicate, Mask, PadEnd, RandomOrder, Relational, Unique
     np.testing.assert_array_equal(Concatenate(0, np.array([1, 2]), np.array([9]))(np.array([5, 6, 7])),
                                   [1, 2, 5, 6, 7, 9])
     a, b = Duplicate()(np.array([1, 2]))

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from mindspore_hl.dataset import vision
-from mindspore_hl.dataset.vision import Inter, Border
+from mindspore_hl.dataset.vision import Border, Inter
 
 
 def float_bilinear(img, out_h, out_w):
@@ -178,6 +178,7 @@ def test_random_resized_crop_and_decode_resize():
     full = vision.RandomResizedCrop((20, 15), scale=(1.0, 1.0), ratio=(0.75, 0.75))(img)
     np.testing.assert_array_equal(full, vision.Resize((20, 15))(img))
     import io
+
     from PIL import Image
     buf = io.BytesIO()
     Image.fromarray(img).save(buf, format="PNG")
@@ -199,8 +200,9 @@ def test_to_tensor():
 
 
 def test_legacy_paths_are_the_same_classes():
-    from mindspore_hl.dataset.vision import c_transforms, py_transforms
-    from mindspore_hl.dataset.transforms import c_transforms as tc, py_transforms as tp
     from mindspore_hl.dataset import transforms
+    from mindspore_hl.dataset.transforms import c_transforms as tc
+    from mindspore_hl.dataset.transforms import py_transforms as tp
+    from mindspore_hl.dataset.vision import c_transforms, py_transforms
     assert c_transforms.Resize is vision.Resize and py_transforms.Normalize is vision.Normalize
     assert tc.TypeCast is transforms.TypeCast and tp.Compose is transforms.Compose

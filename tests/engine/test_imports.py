@@ -2,8 +2,9 @@
 imports alone in a fresh interpreter.
 
 The static graph is built with ``ast`` from every ``import`` / ``from ... import`` of a module, at any depth
-(a function-level import is an edge too: deferring an import does not remove the dependency). ``from pkg
-import name`` is an edge to ``pkg.name`` when that is a module, else to ``pkg``.
+(a function-level import is an edge too: deferring an import does not remove the dependency), except imports
+under ``if TYPE_CHECKING:``, which only the type checker runs. ``from pkg import name`` is an edge to
+``pkg.name`` when that is a module, else to ``pkg``.
 """
 import ast
 import pathlib
@@ -14,9 +15,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 PKG = ROOT / "mindspore_hl"
 # dataset/'s fluent API (Dataset.map() returns a MapDataset that is a Dataset) is allowed its own circle.
 ALLOWED_PREFIX = "mindspore_hl.dataset."
-# Left to the owner of common/_tensor_methods.py: its helpers import common.tensor's wrap/to_array inside
-# functions (the Tensor class is built from that mixin). Remove this entry once they no longer do.
-KNOWN = {frozenset({"mindspore_hl.common._tensor_methods", "mindspore_hl.common.tensor"})}
+KNOWN: set = set()  # cycles accepted for now (none)
 
 
 def _modules():
@@ -41,14 +40,26 @@ def _targets(module, is_pkg, node, mods):
     return [f"{target}.{a.name}" if f"{target}.{a.name}" in mods else target for a in node.names]
 
 
+def _type_checking_only(tree):
+    """The import nodes inside ``if TYPE_CHECKING:`` blocks."""
+    skip = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", None)) == "TYPE_CHECKING":
+            skip.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return skip
+
+
 def import_graph():
     """``{module: {imported mindspore_hl modules}}`` of the package's source."""
     mods = _modules()
     graph = {}
     for name, path in mods.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _type_checking_only(tree)
         edges = set()
         for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 edges.update(t for t in _targets(name, path.name == "__init__.py", node, mods) if t in mods)
         edges.discard(name)

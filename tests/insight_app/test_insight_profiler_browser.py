@@ -6,8 +6,9 @@ import pathlib
 import shutil
 
 import pytest
-from insight_app import _profile_reader as reader
 from test_insight_browser import CHROMEDRIVER, CHROMIUM, Server, driver, open_page, plot_titled, shot, wait_for  # noqa: F401
+
+from insight_app import _profile_reader as reader
 
 SESSION = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "profiler" / "lenet5_session"
 

@@ -120,8 +120,9 @@ def test_shards_round_trip_and_sharded_reading(tmp_path):
 
 
 def test_bytes_field_decodes_in_a_pipeline(tmp_path):
-    from PIL import Image
     import io
+
+    from PIL import Image
     images = [np.full((4, 5, 3), 40 * i, np.uint8) for i in range(3)]
     rows = []
     for i, img in enumerate(images):
@@ -134,7 +135,7 @@ def test_bytes_field_decodes_in_a_pipeline(tmp_path):
     w.write_raw_data(rows)
     w.commit()
     data = ds.MindDataset(path, shuffle=False).map(vision.Decode(), "image")
-    for (img, label), want in zip(data.create_tuple_iterator(output_numpy=True), images):
+    for (img, _label), want in zip(data.create_tuple_iterator(output_numpy=True), images):
         np.testing.assert_array_equal(img, want)
 
 

@@ -220,6 +220,43 @@ def test_build_compiles_ahead(model_factory, batches):
     assert len(runner._cache) == 1
 
 
+class _Branchy(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(8, 3)
+
+    def construct(self, x):
+        if x.sum() > 0:  # graph control flow in GRAPH_MODE (static-graph syntax)
+            return self.fc(x)
+        return self.fc(-x)
+
+
+def _train_branchy(mode, batches):
+    ms.set_context(mode=mode)
+    ms.set_seed(3)
+    net = _Branchy()
+    model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                  nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    model.train(1, batches)
+    return net.fc.weight.asnumpy()
+
+
+def test_tensor_control_flow_trains_in_graph_mode_as_in_pynative(batches):
+    np.testing.assert_allclose(_train_branchy(ms.GRAPH_MODE, batches), _train_branchy(ms.PYNATIVE_MODE, batches),
+                               rtol=1e-5, atol=1e-6)
+
+
+_helper_calls = 0
+
+
+def _branch_in_unconvertible_helper(x):
+    global _helper_calls  # a global statement keeps the static-graph syntax from converting this helper
+    _helper_calls += 1
+    if x.sum() > 0:
+        return x
+    return -x
+
+
 def test_graph_mode_error_names_the_line(batches):
     ms.set_context(mode=ms.GRAPH_MODE)
 
@@ -229,9 +266,7 @@ def test_graph_mode_error_names_the_line(batches):
             self.fc = nn.Dense(8, 3)
 
         def construct(self, x):
-            if x.sum() > 0:
-                return self.fc(x)
-            return self.fc(-x)
+            return self.fc(_branch_in_unconvertible_helper(x))
 
     net = Bad()
     model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),

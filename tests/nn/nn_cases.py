@@ -190,6 +190,17 @@ CASES = [
                    ["tl", [3, 2], "const"]]),
     _c("CTCLoss", [["lp", [6, 2, 4], "logsm"], ["t", [2, 3], "t4"], ["il", [6, 4], "const"],
                    ["tl", [3, 1], "const"]], {"reduction": "none"}, "none"),
+    # Transformer blocks (dropout 0: deterministic)
+    _c("TransformerEncoderLayer", [["x", [3, 2, 8], "n"]], {"d_model": 8, "nhead": 2, "dim_feedforward": 16,
+                                                            "dropout": 0.0}),
+    _c("TransformerEncoderLayer", [["x", [2, 3, 8], "n"]], {"d_model": 8, "nhead": 2, "dim_feedforward": 16,
+                                                            "dropout": 0.0, "activation": "gelu", "norm_first": True,
+                                                            "batch_first": True}, "gelu_prenorm"),
+    _c("TransformerDecoderLayer", [["t", [3, 2, 8], "n"], ["m", [4, 2, 8], "n"]],
+       {"d_model": 8, "nhead": 2, "dim_feedforward": 16, "dropout": 0.0}),
+    _c("Transformer", [["s", [4, 2, 8], "n"], ["t", [3, 2, 8], "n"]],
+       {"d_model": 8, "nhead": 2, "num_encoder_layers": 2, "num_decoder_layers": 1, "dim_feedforward": 16,
+        "dropout": 0.0}),
     # mint.nn (PyTorch-style arguments)
     *[dict(c, mod="mint.nn") for c in [
         _c("Linear", [["x", [2, 4], "n"]], {"in_features": 4, "out_features": 3}),

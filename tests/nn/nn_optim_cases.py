@@ -50,6 +50,8 @@ TORCH_STYLE = [
     _c("AdamW", {"lr": 0.01}), _c("AdamW", {"lr": 0.02, "betas": [0.8, 0.9], "amsgrad": True}, "amsgrad"),
     _c("Adamax", {"lr": 0.01}), _c("Adadelta", {"lr": 1.0, "weight_decay": 0.1}),
     _c("Adagrad", {"lr": 0.1, "lr_decay": 0.1, "initial_accumulator_value": 0.2}),
+    _c("RAdam", {"lr": 0.01}), _c("RAdam", {"lr": 0.01, "betas": [0.5, 0.6], "weight_decay": 0.1}, "rectified"),
+    _c("NAdam", {"lr": 0.01}), _c("NAdam", {"lr": 0.02, "momentum_decay": 0.1, "weight_decay": 0.05}, "decay"),
     dict(_c("Adam", {"lr": 0.01}, "mint"), mod="mint.optim"), dict(_c("SGD", {"lr": 0.1, "momentum": 0.9}, "mint"),
                                                                    mod="mint.optim"),
     # (mint.optim.FusedAdamW: no CPU kernel in MindSpore 2.10; here it is AdamW.)

@@ -1,5 +1,6 @@
 """Optimizers against real MindSpore 2.10 (tools/oracle/record_nn_optim.py): three steps on two Parameters;
 the trained values after each step and every optimizer Parameter (names, order and final values)."""
+import numpy as np
 import pytest
 
 import mindspore_hl as ms
@@ -62,3 +63,20 @@ def test_torch_style_optimizer_matches_mindspore(case):
 
 def test_fused_adamw_is_adamw():
     assert issubclass(mint.optim.FusedAdamW, mint.optim.AdamW)
+
+
+def test_radam_rectified_steps_match_torch():
+    # The recorded cases stop before RAdam's rectification starts (step 6 with the default betas): ten steps
+    # against PyTorch's RAdam, the formula MindSpore's follows.
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    w0 = rng.standard_normal((3, 4)).astype(np.float32)
+    p = ms.Parameter(ms.Tensor(w0), name="w")
+    t = torch.tensor(w0, requires_grad=True)
+    opt, topt = experimental.optim.RAdam([p], lr=0.01), torch.optim.RAdam([t], lr=0.01)
+    for _ in range(10):
+        g = rng.standard_normal((3, 4)).astype(np.float32)
+        opt((ms.Tensor(g),))
+        t.grad = torch.tensor(g)
+        topt.step()
+    np.testing.assert_allclose(p.asnumpy(), t.detach().numpy(), rtol=1e-4, atol=1e-5)

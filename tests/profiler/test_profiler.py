@@ -15,9 +15,17 @@ import mindspore_hl as ms
 from mindspore_hl import nn
 from mindspore_hl.callbacks._callback import CallbackManager
 from mindspore_hl.model._data import DataSource
-from mindspore_hl.profiler import (ExportType, Profiler, ProfilerActivity, ProfilerLevel, load_summary, profile,
-                                   schedule, tensorboard_trace_handler)
-from mindspore_hl.profiler import _profiler
+from mindspore_hl.profiler import (
+    ExportType,
+    Profiler,
+    ProfilerActivity,
+    ProfilerLevel,
+    _profiler,
+    load_summary,
+    profile,
+    schedule,
+    tensorboard_trace_handler,
+)
 from mindspore_hl.train import Model
 from model_zoo.lenet.src import LeNet5
 from tests.oracle import FIXTURE_ROOT, load_cases
@@ -130,6 +138,30 @@ def test_recompilation_reported_with_both_signatures(tmp_path, model_factory):
     assert recompiles[0]["compile_s"] > 0
     # the step that waited for the recompile shows it in its breakdown
     assert max(r["compile_ms"] for r in _session(prof)["steps"]) > 0
+
+
+def test_sink_mode_scan_is_attributed_to_cells(tmp_path, model_factory):
+    ms.set_context(mode=ms.GRAPH_MODE)
+    model, _, _ = model_factory()
+    rng = np.random.default_rng(0)
+    ds = ms.dataset.NumpySlicesDataset({"x": rng.normal(size=(64, 8)).astype(np.float32),
+                                        "y": np.arange(64, dtype=np.int32) % 3}, shuffle=False).batch(8)
+    model.train(1, ds, dataset_sink_mode=True)
+    prof = Profiler(output_path=str(tmp_path))
+    model.train(2, ds, dataset_sink_mode=True)   # one scan of 8 steps per epoch
+    prof.analyse()
+    s = _session(prof)
+    assert len(s["steps"]) == 2
+    cells = s["cells"]
+    fc1 = "TrainOneStepCell.network._backbone.fc1"
+    assert {fc1, "TrainOneStepCell.network._backbone.fc2", "TrainOneStepCell.optimizer"} <= set(cells)
+    cell_sum = sum(c["forward_ms"] + c["backward_ms"] for c in cells.values())
+    assert cell_sum == pytest.approx(sum(r["compiled_step_ms"] for r in s["steps"]), rel=0.10)
+    assert cells.get("(no Cell)", {"forward_ms": 0.0})["forward_ms"] < 0.10 * cell_sum
+    assert "(sink loop)" in cells   # the scan's slicing of the stacked batches, named as such
+    # FLOPs of fc1 (8 -> 16, batch 8) over the scan's 8 steps: forward 2*8*16*8 and its weight gradient as large
+    # (the first layer needs no input gradient), counted once per scanned step
+    assert 8 * 2 * (2 * 8 * 16 * 8) <= cells[fc1]["flops"] < 8 * 3 * (2 * 8 * 16 * 8)
 
 
 def test_callback_limited_to_a_step_range(tmp_path, model_factory):

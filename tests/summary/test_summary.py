@@ -59,7 +59,7 @@ def test_summary_record_file_names_and_values(tmp_path):
         record.record(4)
     name, = os.listdir(tmp_path)
     host = re.escape(socket.gethostname())
-    assert re.fullmatch(rf"events\.out\.events\.summary\.\d{{10}}\.0\.{host}_MS", name)
+    assert re.fullmatch(rf"events\.out\.tfevents\.summary\.\d{{10}}\.0\.{host}_MS", name)
     events = _events(tmp_path)
     assert events[0].file_version == "brain.Event:2"
     values = _values(events)

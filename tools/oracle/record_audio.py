@@ -11,9 +11,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests"))
-from oracle import FixtureWriter  # noqa: E402
-
 import mindspore.dataset.audio as A  # noqa: E402
+from oracle import FixtureWriter  # noqa: E402
 
 OUT = os.path.join(HERE, "..", "..", "tests", "fixtures", "oracle", "audio.npz")
 
@@ -64,7 +63,8 @@ CASES = [
     ("A.DCShift(0.3)", "wave"), ("A.DCShift(0.5, 0.05)", "wave"), ("A.DCShift(-0.5, 0.05)", "wave"),
     ("A.ComputeDeltas()", "small_spec"), ("A.ComputeDeltas(7, A.BorderType.REFLECT)", "small_spec"),
     ("A.Angle()", "cplx"), ("A.ComplexNorm(2.0)", "cplx"), ("A.Magphase(1.5)", "cplx"),
-    ("A.Fade(100, 50, A.FadeShape.LINEAR)", "wave"), ("A.Fade(80, 60, A.FadeShape.LOGARITHMIC)", "wave"), ("A.Fade(80, 60, A.FadeShape.QUARTER_SINE)", "wave"),
+    ("A.Fade(100, 50, A.FadeShape.LINEAR)", "wave"), ("A.Fade(80, 60, A.FadeShape.LOGARITHMIC)", "wave"),
+    ("A.Fade(80, 60, A.FadeShape.QUARTER_SINE)", "wave"),
     ("A.Fade(80, 60, A.FadeShape.HALF_SINE)", "wave"),
     ("A.LFilter([1.0, -0.5, 0.2], [0.3, 0.2, 0.1])", "wave"),
     ("A.LFilter([1.0, -0.9], [0.5, 0.5], clamp=False)", "wave2"),

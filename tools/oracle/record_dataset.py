@@ -14,9 +14,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests"))
-from oracle import FixtureWriter  # noqa: E402
-
 import mindspore.dataset as ds  # noqa: E402
+from oracle import FixtureWriter  # noqa: E402
 
 OUT = os.path.join(HERE, "..", "..", "tests", "fixtures", "oracle", "dataset.npz")
 FILES = os.path.join(HERE, "..", "..", "tests", "fixtures", "oracle", "dataset_files")

@@ -15,14 +15,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests"))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "dataset"))
 import _layouts  # noqa: E402
-from oracle import FixtureWriter  # noqa: E402
-
 import mindspore.dataset as ds  # noqa: E402
+from oracle import FixtureWriter  # noqa: E402
 
 OUT = os.path.join(HERE, "..", "..", "tests", "fixtures", "oracle", "dataset_readers.npz")
 
 
 def main():
+    ds.config.set_num_parallel_workers(_layouts.WORKERS)
     with tempfile.TemporaryDirectory() as root, FixtureWriter(OUT) as w:
         for case_id, (layout, expr) in _layouts.CASES.items():
             d = os.path.join(root, layout)

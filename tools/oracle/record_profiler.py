@@ -9,9 +9,8 @@ import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
-from oracle import FixtureWriter  # noqa: E402
-
 from mindspore.profiler import schedule  # noqa: E402
+from oracle import FixtureWriter  # noqa: E402
 
 CASES = {
     "all": dict(wait=1, warmup=1, active=2, repeat=1, skip_first=1),

@@ -11,10 +11,9 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests"))
-from oracle import FixtureWriter  # noqa: E402
-
 import mindspore as ms  # noqa: E402,F401  (ms.int32 in expressions)
 import mindspore.dataset.text as T  # noqa: E402
+from oracle import FixtureWriter  # noqa: E402
 
 OUT = os.path.join(HERE, "..", "..", "tests", "fixtures", "oracle", "text.npz")
 

@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from ..transforms._base import TensorOperation
-from ._spectral import BorderType, _PAD, _check_int
+from ._spectral import _PAD, BorderType, _check_int
 
 __all__ = ["MuLawEncoding", "MuLawDecoding", "Gain", "Vol", "GainType", "DCShift", "ComputeDeltas", "Angle",
            "ComplexNorm", "Magphase", "Fade", "FadeShape"]

@@ -8,7 +8,7 @@ import numpy as np
 from scipy import signal
 
 from ..transforms._base import TensorOperation
-from ._spectral import NormMode, ScaleType, AmplitudeToDB, Spectrogram, WindowType, create_dct, linear_fbanks
+from ._spectral import AmplitudeToDB, NormMode, ScaleType, Spectrogram, WindowType, create_dct, linear_fbanks
 
 __all__ = ["LFilter", "Filtfilt", "Biquad", "LowpassBiquad", "HighpassBiquad", "BandpassBiquad",
            "BandrejectBiquad", "AllpassBiquad", "BandBiquad", "BassBiquad", "TrebleBiquad", "EqualizerBiquad",

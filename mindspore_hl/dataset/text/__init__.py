@@ -1,10 +1,31 @@
 """``mindspore_hl.dataset.text`` (``mindspore.dataset.text``): tokenizers, vocabularies and string transforms."""
-from ._tokenizers import (WhitespaceTokenizer, UnicodeCharTokenizer, UnicodeScriptTokenizer, RegexTokenizer,
-                          RegexReplace, CaseFold, NormalizeUTF8, NormalizeForm, BasicTokenizer, PythonTokenizer,
-                          to_str, to_bytes)
-from ._vocab import (Vocab, Lookup, WordpieceTokenizer, BertTokenizer, Ngram, ToNumber, Truncate,
-                     TruncateSequencePair, SlidingWindow, AddToken)
-from ._vectors import Vectors, GloVe, FastText, ToVectors
+from ._tokenizers import (
+                          BasicTokenizer,
+                          CaseFold,
+                          NormalizeForm,
+                          NormalizeUTF8,
+                          PythonTokenizer,
+                          RegexReplace,
+                          RegexTokenizer,
+                          UnicodeCharTokenizer,
+                          UnicodeScriptTokenizer,
+                          WhitespaceTokenizer,
+                          to_bytes,
+                          to_str,
+)
+from ._vectors import FastText, GloVe, ToVectors, Vectors
+from ._vocab import (
+                          AddToken,
+                          BertTokenizer,
+                          Lookup,
+                          Ngram,
+                          SlidingWindow,
+                          ToNumber,
+                          Truncate,
+                          TruncateSequencePair,
+                          Vocab,
+                          WordpieceTokenizer,
+)
 
 __all__ = ["WhitespaceTokenizer", "UnicodeCharTokenizer", "UnicodeScriptTokenizer", "RegexTokenizer",
            "RegexReplace", "CaseFold", "NormalizeUTF8", "NormalizeForm", "BasicTokenizer", "PythonTokenizer",

@@ -5,7 +5,7 @@ import numbers
 import numpy as np
 
 from ..transforms._base import TensorOperation, to_numpy_dtype
-from ._tokenizers import BasicTokenizer, NormalizeForm, text_of
+from ._tokenizers import BasicTokenizer, NormalizeForm
 
 __all__ = ["Vocab", "Lookup", "WordpieceTokenizer", "BertTokenizer", "Ngram", "ToNumber", "Truncate",
            "TruncateSequencePair", "SlidingWindow", "AddToken"]

@@ -8,8 +8,8 @@ thread scheduling.
 """
 import numpy as np
 
-from .._block import as_array
 from .. import config
+from .._block import as_array
 
 __all__ = ["TensorOperation", "eager_rng", "to_numpy_dtype"]
 

@@ -7,8 +7,16 @@ import numpy as np
 
 from ..transforms._base import TensorOperation
 from ._affine import affine_matrix, warp
-from ._color import (AdjustBrightness, AdjustContrast, AdjustSaturation, AdjustSharpness, AutoContrast, Equalize,
-                     Posterize, Solarize)
+from ._color import (
+    AdjustBrightness,
+    AdjustContrast,
+    AdjustSaturation,
+    AdjustSharpness,
+    AutoContrast,
+    Equalize,
+    Posterize,
+    Solarize,
+)
 from ._random_ops import rotate
 from ._utils import Inter, check_fill, interp_mode
 

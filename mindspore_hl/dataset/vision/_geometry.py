@@ -7,7 +7,7 @@ import numpy as np
 from ..transforms._base import TensorOperation, check_rank
 from ._random_ops import rotate
 from ._resize import resize_block
-from ._utils import Border, check_fill, interp_mode, Inter, pad_image
+from ._utils import Border, Inter, check_fill, interp_mode, pad_image
 
 __all__ = ["Crop", "Erase", "ResizedCrop", "PadToSize", "SlicePatches", "SliceMode", "Rotate", "GaussianBlur"]
 

@@ -6,7 +6,7 @@ import os
 import numpy as np
 
 from ..transforms._base import TensorOperation, to_numpy_dtype
-from ._ops import decode_bytes, _check_mean_std
+from ._ops import _check_mean_std, decode_bytes
 
 __all__ = ["ToType", "ToNumpy", "NormalizePad", "LinearTransformation", "ImageReadMode", "get_image_num_channels",
            "get_image_size", "read_file", "write_file", "read_image", "encode_png", "encode_jpeg", "write_png",

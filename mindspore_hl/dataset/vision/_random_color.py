@@ -6,10 +6,20 @@ import numbers
 import numpy as np
 
 from ..transforms._base import TensorOperation, check_rank
-from ..transforms._ops import apply_op, _check_ops
-from ._color import (AdjustBrightness, AdjustContrast, AdjustSaturation, AdjustSharpness, AutoContrast,
-                     Equalize, Invert, Posterize, Solarize, rgb_to_gray)
-from ._resize import resize_block, output_size
+from ..transforms._ops import _check_ops, apply_op
+from ._color import (
+    AdjustBrightness,
+    AdjustContrast,
+    AdjustSaturation,
+    AdjustSharpness,
+    AutoContrast,
+    Equalize,
+    Invert,
+    Posterize,
+    Solarize,
+    rgb_to_gray,
+)
+from ._resize import output_size, resize_block
 from ._utils import ImageBatchFormat, check_size
 
 __all__ = ["RandomColorAdjust", "RandomInvert", "RandomEqualize", "RandomAutoContrast", "RandomAdjustSharpness",

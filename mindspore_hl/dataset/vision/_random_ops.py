@@ -7,7 +7,7 @@ import numpy as np
 from ..transforms._base import TensorOperation, check_rank
 from ._ops import decode_bytes
 from ._resize import resize_block
-from ._utils import Inter, Border, check_size, check_fill, check_padding, interp_mode, pad_image
+from ._utils import Border, Inter, check_fill, check_padding, check_size, interp_mode, pad_image
 
 __all__ = ["RandomCrop", "RandomHorizontalFlip", "RandomVerticalFlip", "RandomResizedCrop",
            "RandomCropDecodeResize", "RandomRotation"]

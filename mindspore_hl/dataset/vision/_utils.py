@@ -1,6 +1,6 @@
 """Enums and argument checks shared by the vision transforms."""
-from enum import Enum
 import numbers
+from enum import Enum
 
 import numpy as np
 

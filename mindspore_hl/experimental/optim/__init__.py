@@ -1,6 +1,6 @@
 """``mindspore.experimental.optim``: PyTorch-style optimizers (``params``, ``lr``, ``param_groups``), called with
 the gradients as every MindSpore optimizer: ``optimizer(grads)``."""
 from ._base import Optimizer
-from ._optimizers import SGD, Adadelta, Adagrad, Adam, Adamax, AdamW
+from ._optimizers import SGD, Adadelta, Adagrad, Adam, Adamax, AdamW, NAdam, RAdam
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adamax", "Adadelta", "Adagrad"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adamax", "Adadelta", "Adagrad", "RAdam", "NAdam"]

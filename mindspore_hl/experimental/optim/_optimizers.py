@@ -1,17 +1,19 @@
-"""PyTorch-style SGD, Adam, AdamW, Adamax, Adadelta and Adagrad (PyTorch's maths, MindSpore's state names).
+"""PyTorch-style SGD, Adam, AdamW, Adamax, Adadelta, Adagrad, RAdam and NAdam (PyTorch's maths, MindSpore's state names).
 
 Adam / AdamW (without amsgrad), Adamax and Adadelta run on optax (``scale_by_adam``, ``scale_by_adamax``,
 ``scale_by_adadelta`` compute PyTorch's updates: epsilon added to the bias-corrected root, the infinity norm
 taking ``|g| + eps``, epsilon inside both Adadelta roots). SGD's dampening and Adagrad's ``sqrt(sum) + eps``
-differ from optax's ``trace`` / ``scale_by_rss``, so those two are written out.
+differ from optax's ``trace`` / ``scale_by_rss``, and optax's radam / nadam lack PyTorch's SMA
+threshold form and momentum schedule, so those four are written out.
 """
+import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
 
 from ._base import Optimizer
 
-__all__ = ["SGD", "Adam", "AdamW", "Adamax", "Adadelta", "Adagrad"]
+__all__ = ["SGD", "Adam", "AdamW", "Adamax", "Adadelta", "Adagrad", "RAdam", "NAdam"]
 
 
 def _check(owner, **values):
@@ -198,4 +200,82 @@ class Adagrad(Optimizer):
             acc = self.accum[i]._value + g * g
             self._set(self.accum[i], acc)
             self._set(p, w - clr * g / (jnp.sqrt(acc) + np.asarray(group["eps"], w.dtype)))
+        return self._ok()
+
+
+class RAdam(Optimizer):
+    """Rectified Adam (PyTorch): Adam's step scaled by the variance rectification term once the approximated SMA
+    length exceeds 5, a bias-corrected momentum step before. State: ``step_t``, ``exp_avg.<p>``,
+    ``exp_avg_sq.<p>``."""
+
+    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.0):
+        _check("RAdam", lr=lr, betas=betas, eps=eps, weight_decay=weight_decay)
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay))
+        self.step_t = self._step_param("step_t")
+        self.exp_avg = self._slots("exp_avg")
+        self.exp_avg_sq = self._slots("exp_avg_sq")
+
+    def construct(self, gradients):
+        step = self.step_t._value + 1
+        self._set(self.step_t, step)
+        t = step.astype(jnp.float32)
+        for group, i, p, g in self._grouped(gradients):
+            w = p._value
+            if group["weight_decay"]:
+                g = g + group["weight_decay"] * w
+            b1, b2 = group["betas"]
+            m = b1 * self.exp_avg[i]._value + (1 - b1) * g
+            v = b2 * self.exp_avg_sq[i]._value + (1 - b2) * g * g
+            self._set(self.exp_avg[i], m)
+            self._set(self.exp_avg_sq[i], v)
+            m_hat = m / (1 - b1 ** t)
+            rho_inf = 2 / (1 - b2) - 1
+            rho_t = rho_inf - 2 * t * b2 ** t / (1 - b2 ** t)
+            rect = jnp.sqrt(jnp.maximum((rho_t - 4) * (rho_t - 2) * rho_inf, 0)
+                            / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
+            adaptive = jnp.sqrt(1 - b2 ** t) / (jnp.sqrt(v) + group["eps"])
+            update = jnp.where(rho_t > 5, m_hat * adaptive * rect, m_hat)
+            self._set(p, w - _lr(group, w.dtype) * update)
+        return self._ok()
+
+
+class NAdam(Optimizer):
+    """NAdam (PyTorch): Adam with Nesterov momentum and the momentum schedule
+    ``mu_t = beta1 * (1 - 0.5 * 0.96 ** (t * momentum_decay))``. State: ``step_t``, ``exp_avg.<p>``,
+    ``exp_avg_sq.<p>`` (the product of the ``mu_t`` is recomputed from the step)."""
+
+    def __init__(self, params, lr=0.002, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.0, momentum_decay=0.004):
+        _check("NAdam", lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, momentum_decay=momentum_decay)
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      momentum_decay=momentum_decay))
+        self.step_t = self._step_param("step_t")
+        self.exp_avg = self._slots("exp_avg")
+        self.exp_avg_sq = self._slots("exp_avg_sq")
+
+    def construct(self, gradients):
+        step = self.step_t._value + 1
+        self._set(self.step_t, step)
+        t = step.astype(jnp.float32)
+        for group, i, p, g in self._grouped(gradients):
+            w = p._value
+            if group["weight_decay"]:
+                g = g + group["weight_decay"] * w
+            b1, b2 = group["betas"]
+            psi = group["momentum_decay"]
+
+            def mu(k):
+                return b1 * (1 - 0.5 * 0.96 ** (k * psi))
+
+            mu_prod = jax.lax.fori_loop(1, step + 1, lambda k, acc: acc * mu(k.astype(jnp.float32)),
+                                        jnp.float32(1.0))
+            mu_t, mu_next = mu(t), mu(t + 1)
+            m = b1 * self.exp_avg[i]._value + (1 - b1) * g
+            v = b2 * self.exp_avg_sq[i]._value + (1 - b2) * g * g
+            self._set(self.exp_avg[i], m)
+            self._set(self.exp_avg_sq[i], v)
+            denom = jnp.sqrt(v / (1 - b2 ** t)) + group["eps"]
+            lr = _lr(group, w.dtype)
+            w = w - lr * (1 - mu_t) / (1 - mu_prod) * g / denom
+            w = w - lr * mu_next / (1 - mu_prod * mu_next) * m / denom
+            self._set(p, w)
         return self._ok()

@@ -12,6 +12,10 @@ from ._normalization_more import *  # noqa: F401,F403
 from ._normalization_more import __all__ as _normalization_more_all
 from ._math_layers import *  # noqa: F401,F403
 from ._math_layers import __all__ as _math_layers_all
+from ._special_layers import *  # noqa: F401,F403
+from ._special_layers import __all__ as _special_layers_all
+from ._unpool_unfold import *  # noqa: F401,F403
+from ._unpool_unfold import __all__ as _unpool_unfold_all
 from ._basic import Dense, Dropout, Embedding, Flatten, Identity, Pad
 from ._container import CellDict, CellList, SequentialCell
 from ._conv import Conv1d, Conv2d, Conv2dTranspose
@@ -32,4 +36,5 @@ __all__ = ["Dense", "Flatten", "Identity", "Dropout", "Pad", "Embedding",
            "MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder",
            "TransformerDecoder", "Transformer"]
 __all__ += _activation_more_all + _shape_all
-__all__ += _conv_nd_all + _pooling_nd_all + _normalization_more_all + _math_layers_all
+__all__ += _conv_nd_all + _pooling_nd_all + _normalization_more_all + _math_layers_all + _special_layers_all
+__all__ += _unpool_unfold_all

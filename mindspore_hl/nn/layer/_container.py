@@ -131,7 +131,9 @@ class SequentialCell(_IndexedCells):
 
     Example:
         >>> seq = nn.SequentialCell([nn.Dense(4, 8), nn.ReLU()])
-        >>> seq.append(nn.Dense(8, 2)); len(seq), seq[0]
+        >>> _ = seq.append(nn.Dense(8, 2))
+        >>> len(seq), seq(Tensor(np.ones((3, 4), np.float32))).shape
+        (3, (3, 2))
     """
 
     def __init__(self, *args):

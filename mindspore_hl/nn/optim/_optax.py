@@ -41,8 +41,8 @@ class OptaxOptimizer(Optimizer):
         >>> import optax
         >>> net = nn.Dense(3, 2)
         >>> opt = nn.OptaxOptimizer(net.trainable_params(), optax.adamw(1e-3))
-        >>> [p.name for p in opt.optax_state][:2]
-        ['optax.0.count', 'optax.0.mu.weight']
+        >>> [p.name for p in opt.optax_state]
+        ['optax.0.count', 'optax.0.mu.bias', 'optax.0.mu.weight', 'optax.0.nu.bias', 'optax.0.nu.weight']
     """
 
     def __init__(self, params, transformation, learning_rate=None, weight_decay=0.0, loss_scale=1.0):

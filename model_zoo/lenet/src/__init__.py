@@ -1,5 +1,5 @@
 """LeNet5 (ModelZoo research/cv/lenet)."""
-from .lenet import LeNet5
 from .dataset import create_dataset
+from .lenet import LeNet5
 
 __all__ = ["LeNet5", "create_dataset"]

@@ -1,4 +1,8 @@
 """The ModelZoo LeNet5 MNIST pipeline: Resize 32x32 (LINEAR), Rescale, Normalize, HWC2CHW, TypeCast, batch."""
+from __future__ import annotations
+
+import os
+
 import mindspore_hl as ms
 import mindspore_hl.dataset as ds
 import mindspore_hl.dataset.transforms as transforms
@@ -6,8 +10,10 @@ import mindspore_hl.dataset.vision as vision
 from mindspore_hl.dataset.vision import Inter
 
 
-def create_dataset(data_path, batch_size=32, repeat_size=1, num_parallel_workers=1, usage=None, shuffle=True,
-                   num_samples=None, num_shards=None, shard_id=None):
+def create_dataset(data_path: str | os.PathLike[str], batch_size: int = 32, repeat_size: int = 1,
+                   num_parallel_workers: int = 1, usage: str | None = None, shuffle: bool = True,
+                   num_samples: int | None = None, num_shards: int | None = None,
+                   shard_id: int | None = None) -> ds.Dataset:
     """The MNIST pipeline of ModelZoo's LeNet5 (``src/dataset.py``).
 
     Args:

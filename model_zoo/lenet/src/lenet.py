@@ -1,6 +1,7 @@
 """LeNet5 as in MindSpore ModelZoo (research/cv/lenet/src/lenet.py): same layers, defaults and parameter names."""
 import mindspore_hl.nn as nn
 from mindspore_hl.common.initializer import Normal
+from mindspore_hl.common.tensor import Tensor
 
 
 class LeNet5(nn.Cell):
@@ -12,7 +13,7 @@ class LeNet5(nn.Cell):
         logits of shape (N, num_class), or the flattened (N, 400) features without the top.
     """
 
-    def __init__(self, num_class=10, num_channel=1, include_top=True):
+    def __init__(self, num_class: int = 10, num_channel: int = 1, include_top: bool = True) -> None:
         super().__init__()
         self.conv1 = nn.Conv2d(num_channel, 6, 5, pad_mode="valid")
         self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
@@ -25,7 +26,7 @@ class LeNet5(nn.Cell):
             self.fc2 = nn.Dense(120, 84, weight_init=Normal(0.02))
             self.fc3 = nn.Dense(84, num_class, weight_init=Normal(0.02))
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         x = self.max_pool2d(self.relu(self.conv1(x)))
         x = self.max_pool2d(self.relu(self.conv2(x)))
         if not self.include_top:

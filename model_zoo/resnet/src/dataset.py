@@ -1,4 +1,8 @@
 """ModelZoo ResNet input pipelines: ImageNet-style ImageFolder (train/eval) and CIFAR-10 binaries."""
+from __future__ import annotations
+
+import os
+
 import mindspore_hl as ms
 import mindspore_hl.dataset as ds
 import mindspore_hl.dataset.transforms as transforms
@@ -8,8 +12,9 @@ _MEAN = [0.485 * 255, 0.456 * 255, 0.406 * 255]
 _STD = [0.229 * 255, 0.224 * 255, 0.225 * 255]
 
 
-def create_dataset_imagenet(dataset_path, do_train, batch_size=32, image_size=224, num_parallel_workers=4,
-                            num_shards=None, shard_id=None):
+def create_dataset_imagenet(dataset_path: str | os.PathLike[str], do_train: bool, batch_size: int = 32,
+                            image_size: int = 224, num_parallel_workers: int = 4, num_shards: int | None = None,
+                            shard_id: int | None = None) -> ds.Dataset:
     """ImageFolderDataset -> RandomCropDecodeResize/flip (train) or Decode/Resize(256)/CenterCrop (eval)."""
     data = ds.ImageFolderDataset(str(dataset_path), num_parallel_workers=num_parallel_workers, shuffle=do_train,
                                  num_shards=num_shards, shard_id=shard_id)
@@ -24,8 +29,9 @@ def create_dataset_imagenet(dataset_path, do_train, batch_size=32, image_size=22
     return data.batch(batch_size, drop_remainder=True)
 
 
-def create_dataset_cifar10(dataset_path, do_train, batch_size=32, num_parallel_workers=4, num_shards=None,
-                           shard_id=None):
+def create_dataset_cifar10(dataset_path: str | os.PathLike[str], do_train: bool, batch_size: int = 32,
+                           num_parallel_workers: int = 4, num_shards: int | None = None,
+                           shard_id: int | None = None) -> ds.Dataset:
     """Cifar10Dataset -> RandomCrop(32, padding 4)/flip (train) -> Rescale/Normalize -> HWC2CHW."""
     data = ds.Cifar10Dataset(str(dataset_path), usage="train" if do_train else "test", shuffle=do_train,
                              num_shards=num_shards, shard_id=shard_id)

@@ -128,8 +128,8 @@ def test_transformer_encoder_layer_eval(mode, norm_first):
             return ref_mha(p, x, x, x, heads, prefix="self_attn.")[0]
 
         def ffn(x):
-            h = jnp.maximum(x @ p["linear1.weight"].T + p["linear1.bias"], 0)
-            return h @ p["linear2.weight"].T + p["linear2.bias"]
+            h = jnp.maximum(x @ p["dense1.weight"].T + p["dense1.bias"], 0)
+            return h @ p["dense2.weight"].T + p["dense2.bias"]
 
         n1 = lambda t: ref_layer_norm(t, p["norm1.gamma"], p["norm1.beta"])  # noqa: E731
         n2 = lambda t: ref_layer_norm(t, p["norm2.gamma"], p["norm2.beta"])  # noqa: E731
@@ -141,7 +141,7 @@ def test_transformer_encoder_layer_eval(mode, norm_first):
 
     params = [("self_attn.in_proj_weight", (3 * d, d)), ("self_attn.in_proj_bias", (3 * d,)),
               ("self_attn.out_proj.weight", (d, d)), ("self_attn.out_proj.bias", (d,)),
-              ("linear1.weight", (ff, d)), ("linear1.bias", (ff,)), ("linear2.weight", (d, ff)), ("linear2.bias", (d,)),
+              ("dense1.weight", (ff, d)), ("dense1.bias", (ff,)), ("dense2.weight", (d, ff)), ("dense2.bias", (d,)),
               ("norm1.gamma", (d,)), ("norm1.beta", (d,)), ("norm2.gamma", (d,)), ("norm2.beta", (d,))]
     run_layer_test(lambda: nn.TransformerEncoderLayer(d, heads, ff, dropout=0.1, norm_first=norm_first),
                    [_x(4, 2, d)], expected_shape=(4, 2, d), params=params, reference=ref, train=False,
