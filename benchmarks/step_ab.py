@@ -10,7 +10,8 @@ setting can retrace an earlier variant.
 Why not simply set the switch and build another network: the ops' ``jax.jit`` cores (``_conv2d_core``,
 ``_max_pool_core``, ...) cache their traces, so a second variant silently reuses the first's trace; clearing
 the caches instead makes every earlier ``jax.jit`` retrace with the *last* setting on its next call. Either
-way all variants run the same program and the A/B reads as "no difference" (docs/performance.md, "How to measure a change").
+way all variants run the same program and the A/B reads as "no difference" (docs/performance.md, "How to measure a
+change").
 Prints one JSON line: the median ms per step of each value and the per-round times.
 """
 import argparse

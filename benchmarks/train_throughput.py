@@ -100,7 +100,9 @@ class ModelConfig:
             start = time.perf_counter()
             model.build(train_dataset=batches[:1], sink_mode=False)  # ahead-of-time compile of the step
             self.compile_s = time.perf_counter() - start
-            self.xla_mb = _xla_mb(next(iter(model._train_runner()._cache.values())))
+            entry = next(iter(model._train_runner()._cache.values()))  # the engine's compiled step
+            compiled = entry.jitted
+            self.xla_mb = _xla_mb(compiled) if hasattr(compiled, "memory_analysis") else None
         model.train(1, batches[:2], dataset_sink_mode=sink)  # warm-up (first call paths, dataset tagging)
 
     def round(self) -> float:

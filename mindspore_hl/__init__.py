@@ -2,6 +2,7 @@
 
     import mindspore_hl as ms     # instead of: import mindspore as ms
 """
+# ruff: noqa: I001  (the order below is the order things must happen: x64 mode first, legacy paths last)
 import jax as _jax
 
 # MindSpore's default integer dtype is Int64 and users may ask for Float64: JAX needs x64 mode for both.

@@ -91,7 +91,7 @@ def test_same_code_in_both_modes():
         ms.set_context(mode=mode)
         net = _Net()
         out = net(x)
-        loss, grads = ms.value_and_grad(lambda a: ops.mean(net(a) ** 2), None, net.trainable_params())(x)
+        loss, grads = ms.value_and_grad(lambda a, net=net: ops.mean(net(a) ** 2), None, net.trainable_params())(x)
         results[mode] = (out.asnumpy(), loss.asnumpy(), grads[0].asnumpy())
     for a, b in zip(results[ms.PYNATIVE_MODE], results[ms.GRAPH_MODE]):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)

@@ -1,8 +1,9 @@
 """Every ``>>>`` example in the packages' docstrings runs, in the default test run.
 
 Modules are found by walking the packages, so a new example is tested without being listed anywhere. Each module's
-examples run in a temporary folder, in PYNATIVE_MODE with seed 0 (the autouse fixture in conftest.py) with the names every example may
-assume already imported, as NumPy's docs assume ``np``: ``ms``, ``nn``, ``ops``, ``Tensor`` and ``np``.
+examples run in a temporary folder, in PYNATIVE_MODE with seed 0 (the autouse fixture in conftest.py) with the names
+every example may assume already imported, as NumPy's docs assume ``np``: ``ms``, ``nn``, ``ops``, ``Tensor`` and
+``np``.
 """
 from __future__ import annotations
 

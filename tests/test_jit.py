@@ -1,6 +1,5 @@
 """The one compile mechanism (mindspore_hl._engine): caching, state threading, write-back, errors."""
 import numpy as np
-import pytest
 
 import mindspore_hl as ms
 from mindspore_hl import Parameter, Tensor, nn, ops

@@ -1,4 +1,5 @@
-"""Small networks and datasets for the Model and callback tests (real nn layers, NumPy batches), used as a pytest plugin."""
+"""Small networks and datasets for the Model and callback tests (real nn layers, NumPy batches),
+used as a pytest plugin."""
 import numpy as np
 import pytest
 

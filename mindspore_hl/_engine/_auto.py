@@ -20,7 +20,8 @@ import re
 import jax
 import numpy as np
 
-from . import _layout, _parallel_context as _context
+from . import _layout
+from . import _parallel_context as _context
 
 __all__ = ["search", "last_strategy"]
 
@@ -166,7 +167,7 @@ def _search_mesh(ev, m, layers, budget):
     if not options:
         return None
     chosen, predicted, labels = {}, ref.memory, []
-    for assign, saving, extra, label in sorted(options, key=lambda o: o[2] / o[1]):
+    for assign, saving, _extra, label in sorted(options, key=lambda o: o[2] / o[1]):
         chosen.update(assign)
         labels.append(label)
         predicted -= saving

@@ -14,10 +14,10 @@ for a ``@jit`` function and for every Cell ``construct`` run while compiling.
 """
 import jax
 
+from .._syntax import convert
 from ..common import seed
 from . import _mode, _plan, _scope, _state
 from ._step import build, explain, make_pure, signature, split_args, unshare
-from .._syntax import convert
 
 __all__ = ["CompiledFunction", "jit", "jit_class", "eager_step", "graph_function", "compiling"]
 

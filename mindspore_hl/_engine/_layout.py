@@ -8,7 +8,8 @@ tuple); ``Cell.shard`` sets those hints and constrains the Cell's inputs and out
 import weakref
 
 import jax
-from jax.sharding import NamedSharding, PartitionSpec as P
+from jax.sharding import NamedSharding
+from jax.sharding import PartitionSpec as P
 
 from ..common import seed
 from ..common.tensor import Tensor, wrap
@@ -45,7 +46,8 @@ def to_spec(layout, shape, data, model, what, batch_first=False):
         used += names
         if dim % parts:
             raise ValueError(f"{what}: dimension of size {dim} cannot be split in {parts} parts (layout "
-                             f"{tuple(layout)} on a mesh of data={data} x model={model} devices, shape {tuple(shape)}).")
+                             f"{tuple(layout)} on a mesh of data={data} x model={model} devices, "
+                             f"shape {tuple(shape)}).")
     if len(used) != len(set(used)):
         raise ValueError(f"{what}: the layout {tuple(layout)} uses a mesh axis twice on mesh data={data} x "
                          f"model={model}; each of 'data' and 'model' can split only one dimension.")
@@ -211,7 +213,8 @@ def _check_strategies(strategies, what):
                         f"{type(strategies).__name__} {strategies!r}.")
     for s in strategies:
         if s is not None and not _is_strategy(s):
-            raise TypeError(f"{what}: each entry must be a tuple of positive ints (e.g. (2, 1)) or None, but got {s!r}.")
+            raise TypeError(f"{what}: each entry must be a tuple of positive ints (e.g. (2, 1)) or None, "
+                            f"but got {s!r}.")
     return strategies
 
 

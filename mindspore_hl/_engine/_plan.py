@@ -16,10 +16,12 @@ import warnings
 
 import jax
 import numpy as np
-from jax.sharding import NamedSharding, PartitionSpec as P
+from jax.sharding import NamedSharding
+from jax.sharding import PartitionSpec as P
 
 from ..communication import _management
-from . import _auto, _layout, _options, _parallel_context as _context, _state
+from . import _auto, _layout, _options, _state
+from . import _parallel_context as _context
 from ._parallel_context import ParallelMode
 
 __all__ = ["plan_step", "Plan", "active_plan", "on_mesh"]

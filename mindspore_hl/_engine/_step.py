@@ -39,7 +39,8 @@ def signature(args):
     for a in args:
         if _is_array(a):
             v = _as_array(a)
-            key.append((tuple(v.shape), str(v.dtype), getattr(v, "sharding", None) if isinstance(v, jax.Array) else None))
+            sharding = getattr(v, "sharding", None) if isinstance(v, jax.Array) else None
+            key.append((tuple(v.shape), str(v.dtype), sharding))
         elif isinstance(a, (list, tuple)) and a and all(_is_array(x) for x in a):
             key.append(("seq", type(a).__name__, signature(a)))
         else:

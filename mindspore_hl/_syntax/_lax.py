@@ -85,7 +85,7 @@ def cond(pred, true_fn, false_fn, values, names, site, guard=False):
     rng0 = rs.rng if rs is not None else None
     pt, pf = _Probe(true_fn, values, rng0), _Probe(false_fn, values, rng0)
     plans = []
-    for name, a, b, v in zip(names, pt.out, pf.out, values):
+    for name, a, b, _v in zip(names, pt.out, pf.out, values):
         is_value = name == RETVAL or name.startswith("ag__value")
         fill = is_value or guard
 
@@ -142,7 +142,7 @@ def _reverse_check(probe, values, site, what):
 
 def _loop_plans(probe, values, names, site, what):
     plans = []
-    for name, init, out, v in zip(names, [Desc(v) for v in values], probe.out, values):
+    for name, init, out, _v in zip(names, [Desc(v) for v in values], probe.out, values):
         if init.undefined is not None and out.undefined is not None:
             plans.append(Plan("static", init.undefined))
         elif init.undefined is not None:

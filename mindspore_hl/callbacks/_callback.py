@@ -118,7 +118,9 @@ class CallbackParam(dict[str, Any]):
     """The callback parameter dict (MindSpore's ``InternalCallbackParam``): key and attribute access.
 
     Reading ``network``, ``train_network``, ``eval_network`` or ``optimizer`` first writes the training
-    state back into the Parameters, so a callback always sees (and may change) current values.
+    state back into the Parameters, so a callback always sees (and may change) current values. Besides
+    MindSpore's fields, ``model`` is the running ``Model``, for callbacks that need it (its ``metric_names``,
+    ``train_step_graph``).
     """
 
     _SYNC_KEYS = frozenset(("network", "train_network", "eval_network", "optimizer"))

@@ -258,13 +258,13 @@ class SummaryCollector(Callback):
             return
         network = cb_params.network
         self._record.add_value("text", "network/cell_tree", cell_tree_json(network))
-        model = getattr(cb_params, "_model", None)
+        model = cb_params.get("model")
         element = cb_params.get("train_dataset_element")
         if model is not None and element:
             try:
                 columns = [t._value if isinstance(t, Tensor) else t for t in element]
-                jaxpr = model._trace_train_graph(columns)
-                runner_params = list(model._train_network.get_parameters())
+                jaxpr = model.train_step_graph(columns)
+                runner_params = list(model.train_network.get_parameters())
                 graph = jaxpr_to_graph_def(jaxpr, step_input_names(runner_params, len(columns)))
                 self._record.add_value("graph", "train_network/auto", graph)
             except Exception as e:  # noqa: BLE001 - a graph that cannot be traced must not stop training
@@ -288,10 +288,10 @@ class SummaryCollector(Callback):
                 "train_dataset_size": cb_params.get("batch_num"), "network": type(cb_params.network).__name__}
 
     def _metric_names(self, cb_params: Any) -> list[str]:
-        model = getattr(cb_params, "_model", None)
+        model = cb_params.get("model")
         names = ["hparam/loss"]
-        if model is not None and model._metric_fns and model._eval_network is not None:
-            names += [f"hparam/{k}" for k in model._metric_fns] + ["hparam/eval_loss"]
+        if model is not None and model.metric_names:
+            names += [f"hparam/{k}" for k in model.metric_names] + ["hparam/eval_loss"]
         return names
 
     def _write_hparams_start(self, cb_params: Any) -> None:

@@ -1,11 +1,10 @@
 """Low level: Tensor, Parameter, dtypes, initializers and the global seed (``mindspore.common``)."""
-from . import dtype
+from . import dtype, initializer
 from .dtype import *  # noqa: F401,F403  (ms.float32 & co)
-from .tensor import Tensor, is_tensor
-from .parameter import Parameter, ParameterTuple
-from .seed import set_seed, get_seed
 from .mutable import mutable
-from . import initializer
+from .parameter import Parameter, ParameterTuple
+from .seed import get_seed, set_seed
+from .tensor import Tensor, is_tensor
 
 __all__ = ["dtype", "Tensor", "Parameter", "ParameterTuple", "set_seed", "get_seed", "initializer", "mutable",
            "is_tensor"] + dtype.__all__

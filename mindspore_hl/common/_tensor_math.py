@@ -34,7 +34,8 @@ _SAME.update(multiply="mul", subtract="subtract", ger="ger", floor_divide="floor
 
 # In-place variants: ``t.name_(...)`` stores ``ops.<op>(t, ...)`` into ``t`` and returns ``t``.
 _INPLACE = {"add_": "add", "sub_": "sub", "mul_": "mul", "div_": "div", "clamp_": "clamp", "clip_": "clamp",
-            "masked_fill_": "masked_fill", "index_fill_": "index_fill", "scatter_": "scatter", "exp_": "exp", "floor_": "floor", "sqrt_": "sqrt", "abs_": "abs", "neg_": "neg",
+            "masked_fill_": "masked_fill", "index_fill_": "index_fill", "scatter_": "scatter", "exp_": "exp",
+            "floor_": "floor", "sqrt_": "sqrt", "abs_": "abs", "neg_": "neg",
             "tanh_": "tanh", "sigmoid_": "sigmoid", "relu_": "relu", "fill_diagonal_": "fill_diagonal"}
 
 

@@ -3,7 +3,6 @@
 Methods that compute reach their functional op through the op table (``_tensor_registry.lookup``), so the
 op's dtype rule applies; the rest are views of the Tensor's metadata or dtype/shape conversions.
 """
-import jax
 import jax.numpy as jnp
 import numpy as np
 

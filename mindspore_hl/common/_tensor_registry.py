@@ -52,7 +52,8 @@ def method(op_name: str, doc: str | None = None) -> Callable[..., Any]:
 
 
 def inplace_method(op_name: str) -> Callable[..., Any]:
-    """An in-place Tensor method ``t.name_(...)``: computes ``ops.<op_name>(t, ...)``, stores it in ``t``, returns ``t``.
+    """An in-place Tensor method ``t.name_(...)``: computes ``ops.<op_name>(t, ...)``, stores it in ``t``,
+    returns ``t``.
 
     The result is cast back to the Tensor's dtype (in-place ops never change a Tensor's dtype).
     """

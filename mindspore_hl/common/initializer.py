@@ -247,7 +247,8 @@ def initializer(init, shape=None, dtype=mstype.float32):
     elif shape is not None:
         shape = tuple(shape)
         if not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) and s > 0 for s in shape):
-            raise ValueError(f"For 'initializer', the argument 'shape' must contain positive integers, but got {shape}.")
+            raise ValueError(f"For 'initializer', the argument 'shape' must contain positive integers, "
+                             f"but got {shape}.")
     dtype = mstype.to_ms_dtype(dtype)
     if isinstance(init, np.ndarray):
         init = Tensor(init)

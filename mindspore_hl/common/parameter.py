@@ -1,7 +1,7 @@
 """``Parameter`` (a named, trainable Tensor whose value a stateless scope can swap) and ``ParameterTuple``."""
-import numpy as np
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from . import _scope
 from .tensor import Tensor, to_array

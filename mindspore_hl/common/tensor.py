@@ -3,13 +3,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._engine._state import trace as _TRACE
+from . import _tensor_methods
 from . import dtype as mstype
 from ._format import describe, guard_f64, is_f64, tensor_repr  # noqa: F401  (re-exported)
 from ._tensor_math import TensorMathMethods
-from .._engine._state import trace as _TRACE
-from . import _tensor_methods
-from ._tensor_registry import lookup
 from ._tensor_methods import TensorMethods
+from ._tensor_registry import lookup
 
 __all__ = ["Tensor", "to_array", "wrap", "is_tensor"]
 

@@ -6,7 +6,6 @@ the op(s) it needs, so the package exports only names whose ops exist.
 """
 from __future__ import annotations
 
-
 from .. import ops as _ops
 from ..common._tensor_registry import lookup as _lookup
 from ..ops import _linalg_decomp
@@ -46,9 +45,9 @@ def _same(name: str, target: str | None = None, arity: int = 1):
     return fn
 
 
-_UNARY = ("abs acos acosh arcsin asin asinh atan atanh arccos arccosh arcsinh arctan arctanh ceil cos cosh erf erfc erfinv "
-          "exp exp2 expm1 floor frac inverse isfinite isinf isneginf log log10 log1p log2 logical_not neg negative "
-          "reciprocal rsqrt sigmoid sign sin sinc sinh sqrt square tan tanh ravel real imag trace").split()
+_UNARY = ("abs acos acosh arcsin asin asinh atan atanh arccos arccosh arcsinh arctan arctanh ceil cos cosh erf erfc "
+          "erfinv exp exp2 expm1 floor frac inverse isfinite isinf isneginf log log10 log1p log2 logical_not neg "
+          "negative reciprocal rsqrt sigmoid sign sin sinc sinh sqrt square tan tanh ravel real imag trace").split()
 _BINARY = ("arctan2 atan2 lt bitwise_and bitwise_or bitwise_xor eq ne not_equal greater gt greater_equal le less "
            "less_equal maximum minimum logaddexp logaddexp2 logical_and logical_or logical_xor matmul dot "
            "gcd fmod remainder floor_divide xlogy mul").split()

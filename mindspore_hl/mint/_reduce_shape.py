@@ -1,7 +1,6 @@
 """``mindspore.mint`` reductions, sorting and indexing functions (delegating to ``ops``)."""
 from __future__ import annotations
 
-
 from ..common import dtype as _mstype
 from ._functions import TARGETS, _op, _uses
 

@@ -43,7 +43,7 @@ def train_loop(model: Model, source: DataSource, epoch: int, initial_epoch: int,
     net = model._train_network
     rc = RunContext(cb)
     cb.set_sync_hook(model._push_state)
-    object.__setattr__(cb, "_model", model)
+    cb.model = model  # for callbacks that need the Model itself (SummaryCollector draws its train step)
     sync_each_step = cbs.needs_param_sync_each_step()
     cb.cur_step_num = 0
     cb.dataset_sink_mode = bool(sink or cb.get("dataset_sink_mode"))
@@ -145,7 +145,7 @@ def eval_loop(model: Model, source: DataSource, cbs: CallbackManager, cb: Callba
     net: Any = model._eval_network  # (a Cell whenever the Model has metrics, which evaluating requires)
     rc = RunContext(cb)
     cb.set_sync_hook(model._push_state)
-    object.__setattr__(cb, "_model", model)
+    cb.model = model  # for callbacks that need the Model itself (SummaryCollector draws its train step)
     cb.dataset_sink_mode = False
     model._clear_metrics()
     eval_loss = Loss() if add_eval_loss else None

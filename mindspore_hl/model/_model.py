@@ -182,8 +182,13 @@ class Model:
         for runner in self._runners.values():
             runner.push()
 
-    def _trace_train_graph(self, columns: Iterable[Any]) -> Any:
-        """The ClosedJaxpr of one train step on ``columns`` (for the summary graph)."""
+    @property
+    def metric_names(self) -> list[str]:
+        """The names of the metrics ``eval`` reports (empty without an eval network)."""
+        return list(self._metric_fns) if self._eval_network is not None else []
+
+    def train_step_graph(self, columns: Iterable[Any]) -> Any:
+        """The ClosedJaxpr of one compiled train step on a batch's ``columns`` (what SummaryCollector draws)."""
         self._push_state()
         runner = self._runners.get(id(self._train_network)) or StepRunner(self._train_network)
         try:

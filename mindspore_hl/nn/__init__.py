@@ -1,4 +1,5 @@
 """``mindspore_hl.nn``: Cell, layers, losses, optimizers, learning-rate schedules and training wrappers."""
+# ruff: noqa: I001  (order matters: Cell and layers before mint.nn, which imports nn; later star imports win)
 from .cell import Cell
 from ._graph_cell import GraphCell
 from ..parallel import DistributedGradReducer
@@ -18,5 +19,6 @@ from ..metrics import __all__ as _metrics_all
 from ..mint.nn import AvgPool1d as AvgPool1dExt, AvgPool2d as AvgPool2dExt, AvgPool3d as AvgPool3dExt  # noqa: E402
 from ..mint.nn import L1Loss as L1LossExt, LogSoftmax as LogSoftmaxExt, PReLU as PReLUExt  # noqa: E402
 
-__all__ = ["Cell", "GraphCell", "DistributedGradReducer"] + _layer_all + _loss_all + _optim_all + _wrap_all + _metrics_all + [
-    "AvgPool1dExt", "AvgPool2dExt", "AvgPool3dExt", "L1LossExt", "LogSoftmaxExt", "PReLUExt"]
+__all__ = (["Cell", "GraphCell", "DistributedGradReducer"] + _layer_all + _loss_all + _optim_all + _wrap_all
+           + _metrics_all + ["AvgPool1dExt", "AvgPool2dExt", "AvgPool3dExt", "L1LossExt", "LogSoftmaxExt",
+                             "PReLUExt"])

@@ -431,7 +431,7 @@ class CellExtras:
     def remove_redundant_parameters(self):
         """Parameters are never duplicated here: nothing to remove."""
 
-    # ---- MindSpore runtime switches without an XLA counterpart: recorded, and reported by their getters ----------------
+    # ---- MindSpore runtime switches without an XLA counterpart: recorded, and reported by their getters --------------
     def set_boost(self, boost_type):
         self.__dict__["_boost"] = boost_type
         return self

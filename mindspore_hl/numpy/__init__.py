@@ -7,15 +7,14 @@ Python ints become Int32 and floats Float32; a float operand wins over an intege
 >>> mnp.add(mnp.arange(3), 1.5).asnumpy().tolist()
 [1.5, 2.5, 3.5]
 """
-from ..common.dtype import (bool_, float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32,
-                            uint64)
+from ..common.dtype import bool_, float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64
 from . import _array, _index, _math, _misc, _reduce
 from ._array import *  # noqa: F401,F403
+from ._grids import mgrid, ogrid
 from ._index import *  # noqa: F401,F403
 from ._math import *  # noqa: F401,F403
 from ._misc import *  # noqa: F401,F403
 from ._reduce import *  # noqa: F401,F403
-from ._grids import mgrid, ogrid
 
 float_ = float64
 int_ = int64

@@ -12,7 +12,8 @@ from ..common import dtype as mstype
 from ..common._tensor_registry import lookup as _lookup
 from ..common.tensor import Tensor, wrap
 
-__all__ = ["asarray_const", "op", "promote", "result_dtype", "apply_dtype", "np_dtype", "ms_dtype", "arr", "Tensor", "wrap"]
+__all__ = ["asarray_const", "op", "promote", "result_dtype", "apply_dtype", "np_dtype", "ms_dtype", "arr", "Tensor",
+           "wrap"]
 
 
 def op(name: str):

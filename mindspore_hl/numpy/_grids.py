@@ -13,8 +13,11 @@ class _Grid:
 
     def __getitem__(self, keys):
         out = self._grid[keys]
-        narrow = (lambda a: a.astype(jnp.float32) if a.dtype == jnp.float64 else
-                  a.astype(jnp.int32) if a.dtype == jnp.int64 else a)
+
+        def narrow(a):
+            return (a.astype(jnp.float32) if a.dtype == jnp.float64 else
+                    a.astype(jnp.int32) if a.dtype == jnp.int64 else a)
+
         if isinstance(out, list):   # ogrid: a list of open grids; mgrid: one stacked Tensor (as MindSpore)
             return [wrap(narrow(o)) for o in out] if self._sparse else wrap(narrow(jnp.stack(out)))
         return wrap(narrow(out))

@@ -27,7 +27,8 @@ def _to_tensors(tree):
 
 def _match(name, new, like):
     """Cast ``new``'s leaves to the dtypes of ``like`` (the carry) and check the structures agree."""
-    new_t, like_t = jax.tree_util.tree_structure(new, is_leaf=_is_leaf), jax.tree_util.tree_structure(like, is_leaf=_is_leaf)
+    new_t = jax.tree_util.tree_structure(new, is_leaf=_is_leaf)
+    like_t = jax.tree_util.tree_structure(like, is_leaf=_is_leaf)
     if new_t != like_t:
         raise OpError(f"For '{name}', the body must return a value with the same structure as the initial value: "
                       f"got {new_t}, expected {like_t}.")

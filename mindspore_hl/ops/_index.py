@@ -120,7 +120,8 @@ def masked_select(input, mask):
 def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
     """One-hot encode integer ``indices`` into ``depth`` classes; the dtype follows ``on_value``."""
     _check_int("one_hot", "indices", indices)
-    check(isinstance(depth, (int, np.integer)) and depth >= 0, "one_hot", f"'depth' must be an int >= 0, got {depth!r}.")
+    check(isinstance(depth, (int, np.integer)) and depth >= 0, "one_hot",
+          f"'depth' must be an int >= 0, got {depth!r}.")
     on = jnp.asarray(on_value if not isinstance(on_value, float) else np.float32(on_value))
     off = jnp.asarray(off_value, on.dtype)
     hot = jax.nn.one_hot(indices, depth, dtype=jnp.bool_, axis=axis)

@@ -9,8 +9,17 @@ import jax.numpy as jnp
 from ..common import seed
 from ._core import check, op
 from ._nn_conv import conv1d, conv2d, conv_transpose2d
-from ._nn_loss import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss, kl_div,
-                       l1_loss, mse_loss, nll_loss, smooth_l1_loss)
+from ._nn_loss import (
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    cross_entropy,
+    huber_loss,
+    kl_div,
+    l1_loss,
+    mse_loss,
+    nll_loss,
+    smooth_l1_loss,
+)
 from ._nn_norm import batch_norm, group_norm, layer_norm
 from ._nn_pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 

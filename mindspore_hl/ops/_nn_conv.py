@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from ._core import op, check
+from ._core import check, op
 from ._nn_conv_gemm import conv_gemm, conv_xla, gemm_suits
 from ._nn_conv_narrow import conv_narrow, narrow_suits
 

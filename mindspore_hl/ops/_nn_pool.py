@@ -11,7 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ._core import op, check
+from ._core import check, op
 from ._nn_conv import explicit_pads, pair, pool_out_size, same_pads, to_nchw, to_nhwc
 
 __all__ = ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]

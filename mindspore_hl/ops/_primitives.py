@@ -11,7 +11,6 @@ from . import _array, _creation, _index, _index_ext, _linalg, _math, _reduce, _s
 from ._core import check, op, unwrap
 
 
-
 class Primitive:
     """Base class of the operator classes: ``prim = ops.Mul(); prim(a, b)``."""
 
@@ -79,8 +78,8 @@ def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=Tr
 def _prim(name, fn, doc=None):
     def __call__(self, *args, **kwargs):
         return fn(*args, **kwargs)
-    cls = type(name, (Primitive,), {"__call__": __call__, "__module__": __name__,
-                                    "__doc__": doc or f"``ops.{name}()(...)``, the Primitive form of ``{fn.__name__}``."})
+    doc = doc or f"``ops.{name}()(...)``, the Primitive form of ``{fn.__name__}``."
+    cls = type(name, (Primitive,), {"__call__": __call__, "__module__": __name__, "__doc__": doc})
     globals()[name] = cls
     return cls
 
@@ -362,7 +361,8 @@ class Sort(Primitive):
 
 
 class StridedSlice(Primitive):
-    """``StridedSlice(begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)(x, begin, end, strides)``."""
+    """``StridedSlice(begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)``
+    ``(x, begin, end, strides)``."""
 
     def __init__(self, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
         super().__init__()

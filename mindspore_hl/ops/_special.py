@@ -14,7 +14,8 @@ import jax.scipy.special as jss
 
 from ._core import check, op
 
-__all__ = ["lgamma", "digamma", "polygamma", "igamma", "igammac", "zeta", "mvlgamma", "i0", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "bessel_j0", "bessel_j1",
+__all__ = ["lgamma", "digamma", "polygamma", "igamma", "igammac", "zeta", "mvlgamma", "i0", "bessel_i0", "bessel_i0e",
+           "bessel_i1", "bessel_i1e", "bessel_j0", "bessel_j1",
            "bessel_y0", "bessel_y1", "bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e"]
 
 _EULER = 0.5772156649015329

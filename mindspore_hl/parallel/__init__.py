@@ -8,11 +8,16 @@ the shardings of a step, ``_layout`` strategies and ``Cell.shard``, ``_auto`` th
 """
 import sys as _sys
 
-from .._engine import _auto, _layout, _parallel_context as _context, _plan
+from .._engine import _auto, _layout, _plan
+from .._engine import _parallel_context as _context
 from .._engine._auto import last_strategy
 from .._engine._layout import shard_cell as _shard_cell
-from .._engine._parallel_context import (ParallelMode, set_auto_parallel_context, get_auto_parallel_context,
-                                         reset_auto_parallel_context)
+from .._engine._parallel_context import (
+    ParallelMode,
+    get_auto_parallel_context,
+    reset_auto_parallel_context,
+    set_auto_parallel_context,
+)
 from ..nn.cell import Cell as _Cell
 from ._grad_reducer import DistributedGradReducer
 

@@ -344,10 +344,28 @@ def _matmul(r: _Recorder, a, b):
     return r.node("MatMulExt", [r.tensor(a, "matmul"), r.tensor(b, "matmul")], (shape, np.dtype(a.dtype)))
 
 
+def _split(r: _Recorder, x, split_size_or_sections, axis=0):
+    shape, dtype = _abstract(x)
+    axis = int(axis) % len(shape)
+    if isinstance(split_size_or_sections, (int, np.integer)):
+        size = int(split_size_or_sections)
+        parts = shape[axis] // size if size and shape[axis] % size == 0 else 0
+    else:
+        sizes = [int(v) for v in split_size_or_sections]
+        parts = len(sizes) if len(set(sizes)) == 1 else 0
+        size = sizes[0] if sizes else 0
+    if not parts:
+        raise MindIRExportError("export(MINDIR): split into unequal parts has no MindIR Split form.")
+    part = (shape[:axis] + (size,) + shape[axis + 1:], dtype)
+    t = r.node("Split", [r.tensor(x, "split"), r.constant(axis, ATTR["INT64"]), r.constant(parts, ATTR["INT64"])],
+               (part,) * parts)
+    return tuple(_get_item(r, t, i) for i in range(parts))
+
+
 _EMITTERS: dict[str, Callable[..., Any]] = {
     "conv2d": _conv2d, "dense": _dense, "relu": _relu, "max_pool2d": _max_pool2d, "batch_norm": _batch_norm,
     "layer_norm": _layer_norm, "softmax": _softmax, "reshape": _reshape, "flatten": _flatten,
-    "transpose": _transpose, "mean": _mean, "matmul": _matmul, "bias_add": lambda r, x, b: _bias_add(
+    "transpose": _transpose, "mean": _mean, "matmul": _matmul, "split": _split, "bias_add": lambda r, x, b: _bias_add(
         r, r.tensor(x, "bias_add"), b),
     "add": _binary("Add"), "sub": _binary("Sub"), "mul": _binary("Mul"), "div": _binary("Div"),
     "sigmoid": _unary("Sigmoid"), "tanh": _unary("Tanh"),

@@ -4,8 +4,15 @@ import pytest
 
 import mindspore_hl as ms
 from mindspore_hl import amp, nn
-from mindspore_hl.amp import (DynamicLossScaleManager, DynamicLossScaler, FixedLossScaleManager, StaticLossScaler,
-                              all_finite, auto_mixed_precision, build_train_network)
+from mindspore_hl.amp import (
+    DynamicLossScaleManager,
+    DynamicLossScaler,
+    FixedLossScaleManager,
+    StaticLossScaler,
+    all_finite,
+    auto_mixed_precision,
+    build_train_network,
+)
 from mindspore_hl.train import Model
 
 

@@ -12,7 +12,7 @@ def test_each_value_is_traced_with_its_own_setting(capsys, monkeypatch):
     first_max = _nn_pool._window_max_jvp
 
     def recording_jvp(*args):  # the pool derivative notes the switch's value each time it is traced
-        seen.append(getattr(_nn_pool, "_STEP_AB_PROBE"))
+        seen.append(_nn_pool._STEP_AB_PROBE)
         return first_max(*args)
 
     monkeypatch.setattr(_nn_pool, "_STEP_AB_PROBE", None, raising=False)

@@ -15,8 +15,14 @@ import numpy as np
 
 import mindspore_hl as ms
 from mindspore_hl import nn
-from mindspore_hl.train import (BackupAndRestore, CheckpointConfig, Model, ModelCheckpoint, load_checkpoint,
-                                load_param_into_net)
+from mindspore_hl.train import (
+    BackupAndRestore,
+    CheckpointConfig,
+    Model,
+    ModelCheckpoint,
+    load_checkpoint,
+    load_param_into_net,
+)
 
 ROWS, BATCH = 96, 16  # 6 steps per epoch
 _NAME = re.compile(r"^CKP(?:_\d+)?-(\d+)_(\d+)\.ckpt$")

@@ -7,10 +7,19 @@ import numpy as np
 import pytest
 
 import mindspore_hl as ms
-from mindspore_hl.common.tensor import Tensor
-from mindspore_hl.train import (Callback, EarlyStopping, History, LambdaCallback, LearningRateScheduler,
-                                LossMonitor, ReduceLROnPlateau, RunContext, TimeMonitor)
 from mindspore_hl.callbacks import ProgressBar, TerminateOnNaN
+from mindspore_hl.common.tensor import Tensor
+from mindspore_hl.train import (
+    Callback,
+    EarlyStopping,
+    History,
+    LambdaCallback,
+    LearningRateScheduler,
+    LossMonitor,
+    ReduceLROnPlateau,
+    RunContext,
+    TimeMonitor,
+)
 
 
 class Recorder(Callback):
@@ -243,10 +252,11 @@ def test_callbacks_must_be_callbacks(model_factory, batches):
 def test_summary_lineage_records_the_configured_learning_rate(tmp_path, batches):
     """As MindSpore's SummaryCollector: the lineage's learning rate is the schedule's first rate (the run's
     configured one), not the rate of the last step, which the learning_rate/auto scalar already traces."""
+    from training_fixtures import MLP
+
     from insight_app._store import LogStore
     from mindspore_hl import nn
     from mindspore_hl.train import Model, SummaryCollector
-    from training_fixtures import MLP
 
     net = MLP()
     lr = nn.cosine_decay_lr(0.001, 0.03, len(batches) * 2, len(batches), 2)

@@ -8,7 +8,7 @@ import pytest
 
 import mindspore_hl as ms
 from mindspore_hl.callbacks import OnRequestExit
-from mindspore_hl.train import (Callback, CheckpointConfig, LambdaCallback, ModelCheckpoint, load_checkpoint)
+from mindspore_hl.train import Callback, CheckpointConfig, LambdaCallback, ModelCheckpoint, load_checkpoint
 
 
 def _ckpts(directory):

@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from mindspore_hl.communication import init, get_rank, get_group_size
+from mindspore_hl.communication import get_group_size, get_rank, init
 
 init()  # first: joins the processes before any JAX work
 

@@ -6,7 +6,7 @@ sees the global batch (mean over all 8 rows) and updates a replicated Parameter 
 import os
 import sys
 
-from mindspore_hl.communication import init, get_rank, get_group_size, get_local_rank
+from mindspore_hl.communication import get_group_size, get_local_rank, get_rank, init
 
 init()
 

@@ -16,7 +16,7 @@ if sys.path[0] != _ROOT:
 if getattr(sys.modules.get("insight_app"), "__file__", "") is None:
     del sys.modules["insight_app"]
 
-from _insight_logs import copy_fixture, write_tbx_logs
+from _insight_logs import copy_fixture, write_tbx_logs  # noqa: E402  (after the sys.path fix above)
 
 
 @pytest.fixture(scope="session")

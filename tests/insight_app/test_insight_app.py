@@ -15,8 +15,7 @@ import urllib.request
 import numpy as np
 import pytest
 
-from insight_app import LogStore, PathOutsideLogdir, create_app
-from insight_app import _ui
+from insight_app import LogStore, PathOutsideLogdir, _ui, create_app
 from insight_app.__main__ import parse_args
 
 

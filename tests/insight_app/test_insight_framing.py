@@ -132,17 +132,17 @@ def test_short_buffers(buf):
     assert scan.starts.size == 0 and scan.consumed == 0 and scan.skipped == []
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.lists(st.one_of(st.binary(max_size=60), st.floats(allow_nan=False, width=32)), max_size=40),
        st.sampled_from(["tb", "ms"]))
 @example(items=[b"brain.Event:", 0.0], fmt="ms")  # garbage that merely contains TensorBoard's version prefix
 def test_decoding_garbage_records_never_crashes(tmp_path_factory, items, fmt):
     """CRC-valid records holding random bytes are reported, never fatal; real scalar events around them
     are all read, in order."""
-    from insight_app import FileTail, RunData
     from tensorboardX.proto import event_pb2, summary_pb2
 
-    from insight_app import _msproto
+    from insight_app import FileTail, RunData, _msproto
 
     recs, expect = [], []
     for i, item in enumerate(items):
@@ -213,9 +213,10 @@ def test_vectorised_scalar_decode_agrees_with_protobuf(events, fmt):
     (b"\xff\xff", "ms"),
 ])
 def test_the_format_is_sniffed_from_the_first_events_version(first, want):
+    from tensorboardX.proto import event_pb2
+
     from insight_app import _msproto
     from insight_app._reader import sniff_format
-    from tensorboardX.proto import event_pb2
     if first is None:
         first = event_pb2.Event(wall_time=1.0, file_version="brain.Event:2").SerializeToString()
     elif first == "mindspore":

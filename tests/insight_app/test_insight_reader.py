@@ -9,9 +9,9 @@ import struct
 
 import numpy as np
 import pytest
+from _insight_logs import CELL_TREE, FIXTURE_SUMMARY, GRAPH_NODES, png_image
 from PIL import Image
 
-from _insight_logs import CELL_TREE, FIXTURE_SUMMARY, GRAPH_NODES, png_image
 from insight_app import LogStore, frame, scan_frames
 from insight_app._graph import build_model
 from insight_app._reader import read_image_bytes
@@ -145,7 +145,7 @@ def test_mindspore_summary_scalars(store):
     for s, n in zip(scan.starts.tolist(), scan.lengths.tolist()):
         ev = dict(_fields(data[s:s + n]))
         if 5 in ev:
-            for f, v in _fields(ev[5]):
+            for _f, v in _fields(ev[5]):
                 val = dict(_fields(v))
                 if 3 in val:
                     expect.append((ev[2], struct.unpack("<f", val[3])[0]))

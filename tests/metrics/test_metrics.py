@@ -1,13 +1,29 @@
 """Metrics: the verified MindSpore 2.10 values (reference §2.7) and property tests against plain-NumPy loops."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mindspore_hl as ms
 from mindspore_hl import metrics as M
-from mindspore_hl.train import (Accuracy, ConfusionMatrix, F1, Fbeta, Loss, MAE, MSE, Precision, ROC, Recall,
-                                Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy, auc,
-                                get_metric_fn, names)
+from mindspore_hl.train import (
+    F1,
+    MAE,
+    MSE,
+    ROC,
+    Accuracy,
+    ConfusionMatrix,
+    Fbeta,
+    Loss,
+    Precision,
+    Recall,
+    Top1CategoricalAccuracy,
+    Top5CategoricalAccuracy,
+    TopKCategoricalAccuracy,
+    auc,
+    get_metric_fn,
+    names,
+)
 
 
 def T(x, dtype=ms.float32):

@@ -10,7 +10,6 @@ import mindspore_hl.mint.nn.functional as F
 from tests.oracle import case_params
 from tests.sweep import replay, split_params
 
-
 # Recorded differences from MindSpore 2.10 not fixed yet (strict xfails: fixing one turns it into a failure).
 KNOWN = {
     "sign/special": "MindSpore's CPU ops.sign (mint.sign's fallback truth) maps NaN to 0 and -0.0 to 0.0",

@@ -1,7 +1,8 @@
 """The Model workflow of the MindSpore tutorials (reference §1b) on real MNIST with the ModelZoo LeNet5.
 
-Fast: 1280 training images (lr 0.05: with lr 0.01 LeNet5 leaves its initial plateau only after ~180 steps). Slow (``-m slow``): the full data set -- >= 98.5 % test accuracy within 3 epochs,
-and float16 with dynamic loss scaling in the same accuracy band as float32.
+Fast: 1280 training images (lr 0.05: with lr 0.01 LeNet5 leaves its initial plateau only after ~180 steps).
+Slow (``-m slow``): the full data set -- >= 98.5 % test accuracy within 3 epochs, and float16 with dynamic loss
+scaling in the same accuracy band as float32.
 """
 import os
 import re
@@ -10,8 +11,15 @@ import pytest
 
 import mindspore_hl as ms
 from mindspore_hl import nn
-from mindspore_hl.train import (CheckpointConfig, DynamicLossScaleManager, LossMonitor, Model,
-                                ModelCheckpoint, TimeMonitor, load_checkpoint)
+from mindspore_hl.train import (
+    CheckpointConfig,
+    DynamicLossScaleManager,
+    LossMonitor,
+    Model,
+    ModelCheckpoint,
+    TimeMonitor,
+    load_checkpoint,
+)
 from model_zoo.lenet.src import LeNet5, create_dataset
 
 

@@ -288,8 +288,8 @@ def test_a_failing_step_keeps_the_trained_state(model_factory, batches):
 
 
 def test_builtin_step_callbacks_do_not_force_parameter_writes(model_factory, batches, monkeypatch, capsys):
-    from mindspore_hl.train import History, TimeMonitor
     from mindspore_hl.callbacks import TerminateOnNaN
+    from mindspore_hl.train import History, TimeMonitor
     ms.set_context(mode=ms.GRAPH_MODE)
     model, _, _ = model_factory()
     pushes = []

@@ -9,8 +9,8 @@ from mindspore_hl.model import Model
 
 
 def test_reference_1b_imports():
-    from mindspore_hl.train import (Accuracy, CheckpointConfig, LossMonitor, Model as M,  # noqa: F401
-                                    ModelCheckpoint, TimeMonitor)
+    from mindspore_hl.train import Accuracy, CheckpointConfig, LossMonitor, ModelCheckpoint, TimeMonitor  # noqa: F401
+    from mindspore_hl.train import Model as M
     assert M is Model and Accuracy is metrics.Accuracy and LossMonitor is callbacks.LossMonitor
 
 

@@ -1,16 +1,28 @@
 """ModelZoo networks load checkpoints that real MindSpore 2.10 saved from the same definitions, and reproduce
 its outputs within 1e-4 (fixtures written by tools/oracle/record_model_zoo.py, small widths)."""
 import lzma
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 import mindspore_hl as ms
 from mindspore_hl import Tensor
+from model_zoo.alexnet.src import AlexNet
 from model_zoo.bert.src import BertConfig, BertModel
 from model_zoo.lstm.src import SentimentNet
 from model_zoo.mobilenetv2.src import MobileNetV2Backbone, MobileNetV2Head, mobilenet_v2
-from model_zoo.resnet.src import ResidualBlock, ResidualBlockBase, ResNet
+from model_zoo.resnet.src import (
+    ResidualBlock,
+    ResidualBlockBase,
+    ResNet,
+    resnet18,
+    resnet34,
+    resnet50,
+    resnet101,
+    resnet152,
+)
+from model_zoo.vgg16.src import Vgg, cfg, vgg16
 from tests.oracle import FIXTURE_ROOT, assert_close, load_cases
 
 DIR = FIXTURE_ROOT / "model_zoo"
@@ -81,3 +93,44 @@ def test_bert(cases, tmp_path):
     assert len(outs) == 3
     for i, (got, want) in enumerate(zip(outs, case.outputs)):
         assert_close(got, want, what=f"bert output {i}", **TOL)
+
+
+def test_vgg16(cases, tmp_path):
+    """ModelZoo's Vgg with vgg16's layer pattern (so vgg16's names) at small conv widths; classifier 4096 wide."""
+    case = cases["vgg16"]
+    args = SimpleNamespace(image_size=(32, 32), pad_mode="same", has_bias=False, batch_norm=True, has_dropout=False,
+                           initialize_mode="XavierUniform")
+    base = [8, 8, 'M', 16, 16, 'M', 16, 16, 16, 'M', 32, 32, 32, 'M', 32, 32, 512, 'M']
+    assert [v == 'M' for v in base] == [v == 'M' for v in cfg['16']]
+    net = _load(Vgg(base, num_classes=10, batch_norm=True, args=args, phase="test"), case, tmp_path)
+    net.set_train(False)
+    assert_close(net(Tensor(case.inputs["x"])), case.outputs[0], what=case.id, **TOL)
+
+
+@pytest.mark.slow  # ~5 s, 230 MB checkpoint in memory (AlexNet has no width argument to shrink it)
+def test_alexnet(cases, tmp_path):
+    case = cases["alexnet"]
+    net = _load(AlexNet(num_classes=10, phase="test"), case, tmp_path)
+    net.set_train(False)
+    assert_close(net(Tensor(case.inputs["x"])), case.outputs[0], what=case.id, **TOL)
+
+
+FULL_SIZE = {
+    "resnet18": lambda: resnet18(10),
+    "resnet34": lambda: resnet34(10),
+    "resnet50": lambda: resnet50(10),
+    "resnet101": lambda: resnet101(1001),
+    "resnet152": lambda: resnet152(1001),
+    "vgg16": lambda: vgg16(10, SimpleNamespace(image_size=(32, 32), pad_mode="same", has_bias=False, batch_norm=True,
+                                               has_dropout=False, initialize_mode="XavierUniform")),
+    "mobilenetv2": lambda: mobilenet_v2(MobileNetV2Backbone(), MobileNetV2Head(num_classes=1000)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FULL_SIZE))
+def test_full_size_parameter_layout(cases, name):
+    """At ModelZoo's own sizes every parameter name and shape equals real MindSpore's (checkpoint compatibility)."""
+    want = cases[f"layout/{name}"].meta["params"]
+    got = {p.name: list(p.shape) for p in FULL_SIZE[name]().get_parameters()}
+    assert sorted(got) == sorted(want)
+    assert got == want

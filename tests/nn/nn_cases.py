@@ -122,8 +122,8 @@ CASES = [
                                                           "stride": 2, "pad_mode": "pad", "padding": 1,
                                                           "output_padding": 1, "has_bias": True}, "pad"),
     # pooling
-    _c("MaxPool1d", X3, {"kernel_size": 2, "stride": 2}), _c("MaxPool1d", [["x", [2, 3, 7], "n"]],
-                                                             {"kernel_size": 3, "stride": 2, "pad_mode": "same"}, "same"),
+    _c("MaxPool1d", X3, {"kernel_size": 2, "stride": 2}),
+    _c("MaxPool1d", [["x", [2, 3, 7], "n"]], {"kernel_size": 3, "stride": 2, "pad_mode": "same"}, "same"),
     _c("MaxPool1d", [["x", [2, 3, 8], "n"]], {"kernel_size": 3, "stride": 2, "pad_mode": "pad", "padding": 1,
                                               "ceil_mode": True, "return_indices": True}, "pad_ceil_indices"),
     _c("AvgPool1d", [["x", [2, 3, 7], "n"]], {"kernel_size": 3, "stride": 2}),

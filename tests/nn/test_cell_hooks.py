@@ -1,4 +1,5 @@
-"""Cell hooks, recompute, apply, buffers and state dicts; hooks against real MindSpore 2.10 (tools/oracle/record_nn_cell.py)."""
+"""Cell hooks, recompute, apply, buffers and state dicts; hooks against real MindSpore 2.10
+(tools/oracle/record_nn_cell.py)."""
 import numpy as np
 import pytest
 

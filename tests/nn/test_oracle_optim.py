@@ -4,9 +4,8 @@ import numpy as np
 import pytest
 
 import mindspore_hl as ms
-from mindspore_hl import experimental, nn
+from mindspore_hl import experimental, mint, nn
 from mindspore_hl.mint import optim as _mint_optim  # noqa: F401  (registers mint.optim)
-from mindspore_hl import mint
 from tests.nn import nn_optim_cases
 from tests.oracle import FIXTURE_ROOT, assert_close, case_params
 

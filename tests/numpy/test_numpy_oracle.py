@@ -9,7 +9,6 @@ import mindspore_hl.numpy as mnp
 from tests.oracle import case_params
 from tests.sweep import replay, split_params
 
-
 # Recorded differences from MindSpore 2.10 not fixed yet (strict xfails: fixing one turns it into a failure).
 KNOWN = {
     "cbrt/f16": "MindSpore computes Float16 cbrt in Float32 and returns Float32; here it stays Float16",

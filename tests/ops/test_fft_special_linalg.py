@@ -55,10 +55,13 @@ _SLOW = pytest.mark.slow
 
 
 @pytest.mark.parametrize("name,ref,lo", [
-    ("lgamma", ss.gammaln, 0.1), pytest.param("digamma", ss.digamma, 0.1, marks=_SLOW), ("i0", ss.i0, -3), pytest.param("bessel_i0", ss.i0, -3, marks=_SLOW),
-    pytest.param("bessel_i0e", ss.i0e, -3, marks=_SLOW), pytest.param("bessel_i1", ss.i1, -3, marks=_SLOW), pytest.param("bessel_i1e", ss.i1e, -3, marks=_SLOW), ("bessel_j0", ss.j0, -30),
-    pytest.param("bessel_j1", ss.j1, -30, marks=_SLOW), pytest.param("bessel_y0", ss.y0, 0.01, marks=_SLOW), ("bessel_y1", ss.y1, 0.01), ("bessel_k0", ss.k0, 0.01),
-    pytest.param("bessel_k0e", ss.k0e, 0.01, marks=_SLOW), pytest.param("bessel_k1", ss.k1, 0.01, marks=_SLOW), pytest.param("bessel_k1e", ss.k1e, 0.01, marks=_SLOW)])
+    ("lgamma", ss.gammaln, 0.1), pytest.param("digamma", ss.digamma, 0.1, marks=_SLOW), ("i0", ss.i0, -3),
+    pytest.param("bessel_i0", ss.i0, -3, marks=_SLOW), pytest.param("bessel_i0e", ss.i0e, -3, marks=_SLOW),
+    pytest.param("bessel_i1", ss.i1, -3, marks=_SLOW), pytest.param("bessel_i1e", ss.i1e, -3, marks=_SLOW),
+    ("bessel_j0", ss.j0, -30), pytest.param("bessel_j1", ss.j1, -30, marks=_SLOW),
+    pytest.param("bessel_y0", ss.y0, 0.01, marks=_SLOW), ("bessel_y1", ss.y1, 0.01), ("bessel_k0", ss.k0, 0.01),
+    pytest.param("bessel_k0e", ss.k0e, 0.01, marks=_SLOW), pytest.param("bessel_k1", ss.k1, 0.01, marks=_SLOW),
+    pytest.param("bessel_k1e", ss.k1e, 0.01, marks=_SLOW)])
 @pytest.mark.slow      # the oracle fixtures (test_linalg_oracle.py) cover these by default
 def test_special_matches_scipy(name, ref, lo):
     x = np.concatenate([np.linspace(lo, 30, 40), [11.99, 12.0, 12.01, 80.0]]).astype(np.float32)

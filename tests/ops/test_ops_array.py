@@ -1,7 +1,8 @@
 """Shape, joining, indexing and selection ops against NumPy."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import mindspore_hl as ms
@@ -39,7 +40,8 @@ def test_shape_ops():
 
 @settings(max_examples=8, deadline=None)
 @given(a=hnp.arrays(np.float32, (2, 3), elements=st.floats(-5, 5, width=32, allow_subnormal=False)),
-       b=hnp.arrays(np.float32, (2, 3), elements=st.floats(-5, 5, width=32, allow_subnormal=False)), axis=st.sampled_from([0, 1, -1]))
+       b=hnp.arrays(np.float32, (2, 3), elements=st.floats(-5, 5, width=32, allow_subnormal=False)),
+       axis=st.sampled_from([0, 1, -1]))
 def test_join_and_split(a, b, axis):
     _eq(ops.concat((Tensor(a), Tensor(b)), axis), np.concatenate([a, b], axis))
     _eq(ops.cat([Tensor(a), Tensor(b)], axis), np.concatenate([a, b], axis))

@@ -108,7 +108,8 @@ def test_multilabel_margin_loss_and_triplet_primitive():
         want.append(sum(max(0, 1 - (xi[j] - xi[i])) for j in tgt for i in range(4) if i not in tgt) / 4)
     np.testing.assert_allclose(ops.multilabel_margin_loss(Tensor(x), Tensor(y)).asnumpy(), np.mean(want), rtol=1e-5)
     a, p, n = (RNG.normal(size=(3, 4)).astype(np.float32) for _ in range(3))
-    np.testing.assert_allclose(ops.TripletMarginLoss()(Tensor(a), Tensor(p), Tensor(n), Tensor(np.float32(1.0))).asnumpy(),
+    np.testing.assert_allclose(ops.TripletMarginLoss()(Tensor(a), Tensor(p), Tensor(n),
+                                                       Tensor(np.float32(1.0))).asnumpy(),
                                ops.triplet_margin_loss(Tensor(a), Tensor(p), Tensor(n)).asnumpy(), rtol=1e-6)
 
 

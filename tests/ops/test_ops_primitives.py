@@ -15,16 +15,20 @@ def _close(got, want, tol=1e-5):
 
 
 def test_aliases_are_the_same_objects():
-    from mindspore_hl.ops import composite as C, functional as F, operations as P
     import mindspore_hl.ops.operations as P2
+
+    from mindspore_hl.ops import composite as C
+    from mindspore_hl.ops import functional as F
+    from mindspore_hl.ops import operations as P
     assert P.Mul is ops.Mul and P2 is P and P.ReduceMean is ops.ReduceMean and P.Conv2D is ops.Conv2D
     assert F.matmul is ops.matmul and F.depend is ops.depend and F.tensor_add is ops.add
     assert C.GradOperation is ops.GradOperation and C.HyperMap is ops.HyperMap
     assert F.dtype(Tensor([1.0])) == ms.float32 and F.shape(Tensor(A)) == (2, 3, 4)
     assert F.scalar_to_tensor(2).dtype == ms.float32 and F.tuple_to_array((1, 2)).tolist() == [1, 2]
+    from mindspore_hl.common.api import jit
+
     from mindspore_hl.common import dtype as mstype
     from mindspore_hl.common.initializer import Normal
-    from mindspore_hl.common.api import jit
     assert mstype.float32 is ms.float32 and Normal is not None and jit is ms.jit
     assert repr(ops.Mul()) == "Prim[Mul]"
 

@@ -1,7 +1,8 @@
 """Reductions, scans and sorting against NumPy."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import mindspore_hl as ms

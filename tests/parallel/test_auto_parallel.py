@@ -1,13 +1,12 @@
 """AUTO_PARALLEL: a layout per layer chosen from XLA's compiled memory / cost analyses under a memory budget."""
 import numpy as np
 import pytest
+from mindspore_hl.parallel._auto import communication_bytes
+from parallel_nets import batches, mlp, train
 
 import mindspore_hl as ms
 from mindspore_hl import parallel
 from mindspore_hl.parallel import ParallelMode
-from mindspore_hl.parallel._auto import communication_bytes
-
-from parallel_nets import mlp, batches, train
 
 pytestmark = pytest.mark.usefixtures("graph")
 

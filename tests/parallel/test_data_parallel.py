@@ -2,14 +2,13 @@
 import jax
 import numpy as np
 import pytest
+from parallel_nets import batches, lenet5, mlp, train
 
 import mindspore_hl as ms
 import mindspore_hl.dataset as ds
 from mindspore_hl import nn, parallel
 from mindspore_hl.model import Model
-from mindspore_hl.parallel import ParallelMode, DistributedGradReducer
-
-from parallel_nets import lenet5, mlp, batches, train
+from mindspore_hl.parallel import DistributedGradReducer, ParallelMode
 
 pytestmark = pytest.mark.usefixtures("graph")
 

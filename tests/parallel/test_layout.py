@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 from jax.sharding import PartitionSpec as P
+from mindspore_hl.parallel._layout import batch_spec, optimizer_slots, parameter_specs, to_spec
 
 import mindspore_hl as ms
-from mindspore_hl.parallel._layout import batch_spec, optimizer_slots, parameter_specs, to_spec
 
 
 @pytest.mark.parametrize("layout, shape, data, model, first, expected", [

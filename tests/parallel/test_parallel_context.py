@@ -1,10 +1,12 @@
 """set/get/reset_auto_parallel_context, ParallelMode and the memory budget key."""
 import pytest
+from mindspore_hl.parallel._context import memory_budget, mesh
 
 import mindspore_hl as ms
 from mindspore_hl import parallel
-from mindspore_hl.parallel import ParallelMode, get_auto_parallel_context as get, set_auto_parallel_context as set_
-from mindspore_hl.parallel._context import memory_budget, mesh
+from mindspore_hl.parallel import ParallelMode
+from mindspore_hl.parallel import get_auto_parallel_context as get
+from mindspore_hl.parallel import set_auto_parallel_context as set_
 
 
 def test_parallel_mode_values_are_mindspores_strings():

@@ -7,14 +7,13 @@ import warnings
 
 import numpy as np
 import pytest
+from parallel_nets import MLP, batches, build, loss_fn, train
 
 import mindspore_hl as ms
 import mindspore_hl.dataset as ds
 from mindspore_hl import nn, parallel
 from mindspore_hl.model import Model
 from mindspore_hl.parallel import ParallelMode
-
-from parallel_nets import MLP, batches, build, loss_fn, train
 
 MODES = [pytest.param(ms.PYNATIVE_MODE, id="pynative"), pytest.param(ms.GRAPH_MODE, id="graph")]
 

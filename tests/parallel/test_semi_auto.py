@@ -1,12 +1,11 @@
 """SEMI_AUTO_PARALLEL: Cell.shard / Parameter.sharding strategies as JAX shardings over a data x model mesh."""
 import numpy as np
 import pytest
+from parallel_nets import mlp, train
 
 import mindspore_hl as ms
 from mindspore_hl import parallel
 from mindspore_hl.parallel import ParallelMode
-
-from parallel_nets import mlp, train
 
 pytestmark = pytest.mark.usefixtures("graph")
 

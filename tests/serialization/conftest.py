@@ -2,7 +2,6 @@
 import lzma
 
 import pytest
-
 from ckpt_test_support import RESNET
 
 

@@ -5,14 +5,22 @@ import threading
 
 import numpy as np
 import pytest
+from ckpt_test_support import LENET, RESNET
 
 import mindspore_hl as ms
-from ckpt_test_support import LENET, RESNET
 from mindspore_hl import nn
 from mindspore_hl.common.parameter import Parameter
 from mindspore_hl.common.tensor import Tensor
-from mindspore_hl.serialization import (CheckpointError, ParameterMismatchError, _ckpt_format, _save,
-                                        load_checkpoint, load_param_into_net, save_checkpoint, wait_async_save)
+from mindspore_hl.serialization import (
+    CheckpointError,
+    ParameterMismatchError,
+    _ckpt_format,
+    _save,
+    load_checkpoint,
+    load_param_into_net,
+    save_checkpoint,
+    wait_async_save,
+)
 
 
 class Head(nn.Cell):

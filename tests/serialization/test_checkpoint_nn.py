@@ -1,8 +1,8 @@
 """Checkpoints with real nn layers: the MindSpore LeNet5 fixture reproduces MindSpore's logits once loaded."""
 import numpy as np
+from ckpt_test_support import LENET
 
 import mindspore_hl as ms
-from ckpt_test_support import LENET
 from mindspore_hl.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from model_zoo.lenet.src import LeNet5
 

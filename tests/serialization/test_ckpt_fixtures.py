@@ -4,8 +4,8 @@ import zlib
 
 import numpy as np
 import pytest
-
 from ckpt_test_support import LENET, RESNET, pb_parse
+
 from mindspore_hl.serialization import _ckpt_format
 
 LENET_PARAMS = [
@@ -108,7 +108,7 @@ def test_resnet50_matches_reference_and_reencodes_identically(resnet_ckpt, tmp_p
     data = resnet_ckpt.read_bytes()
     ours = _ckpt_format.parse(data)
     ref = _pb_arrays(data)
-    for (name, arr), (tag, dims, ttype, content) in zip(ours, ref):
+    for (name, arr), (tag, _dims, ttype, content) in zip(ours, ref):
         assert name == tag and ttype == "Float32"
         assert arr.tobytes() == content
     out = tmp_path / "re.ckpt"

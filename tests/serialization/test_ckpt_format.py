@@ -6,10 +6,11 @@ import zlib
 import ml_dtypes
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from ckpt_test_support import PbCheckpoint, pb_parse, pb_record
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from ckpt_test_support import PbCheckpoint, pb_parse, pb_record
 from mindspore_hl.serialization import _atomic, _ckpt_format
 from mindspore_hl.serialization._ckpt_format import CheckpointError
 

@@ -6,9 +6,10 @@ import tempfile
 import ml_dtypes
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
-
 from ckpt_test_support import LENET, pb_record
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from mindspore_hl.serialization import _ckpt_format
 from mindspore_hl.serialization._ckpt_format import CheckpointError
 

@@ -6,9 +6,10 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 from ckpt_test_support import pb_record
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from mindspore_hl import Tensor
 from mindspore_hl.serialization import load_checkpoint, save_checkpoint
 

@@ -11,15 +11,14 @@ import pathlib
 
 import numpy as np
 import pytest
+from mindir_nets import networks
+from oracle import assert_close, load_cases
 
 import mindspore_hl as ms
 from mindspore_hl import Tensor, nn, ops
 from mindspore_hl.serialization import MindIRGraph
 from mindspore_hl.serialization._mindir_read import MindIRError
 from mindspore_hl.serialization._mindir_write import MindIRExportError
-from oracle import assert_close, load_cases
-
-from mindir_nets import networks
 
 HERE = pathlib.Path(__file__).resolve().parent
 MINDIR = HERE.parent / "fixtures" / "oracle" / "mindir"

@@ -1,11 +1,11 @@
 """ONNX export runs in onnxruntime with mindspore_hl's outputs, at batch sizes other than the example's."""
 import numpy as np
 import pytest
+from mindir_nets import networks
+from oracle import assert_close
 
 import mindspore_hl as ms
 from mindspore_hl import Tensor
-from mindir_nets import networks
-from oracle import assert_close
 
 ort = pytest.importorskip("onnxruntime")
 pytest.importorskip("jax2onnx")

@@ -5,13 +5,12 @@ values, Parameter values after the call, and gradients (``ones`` sensitivity on 
 import jax
 import jax.numpy as jnp
 import numpy as np
+from control_flow_loader import flat, float_positions
 
 import mindspore_hl as ms
 from mindspore_hl._syntax import convert
 from mindspore_hl.common import _scope
 from mindspore_hl.common.tensor import wrap
-
-from control_flow_loader import flat, float_positions
 
 
 def _prepare(factory):

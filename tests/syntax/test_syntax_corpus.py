@@ -4,14 +4,13 @@ GRAPH_MODE (recorded by tools/oracle/record_control_flow.py). ``range`` over a T
 GRAPH_MODE, so those cases were recorded in its PYNATIVE_MODE (the fixture says so). Loops whose trip count
 depends on a Tensor run forward only on JAX: their gradient raises an error naming the loop's line (MindSpore
 differentiates them)."""
+import control_flow_harness as harness
+import control_flow_loader
 import numpy as np
 import pytest
 
 import mindspore_hl as ms
 from tests.oracle import assert_close, load_cases
-
-import control_flow_loader
-import control_flow_harness as harness
 
 CORPUS = control_flow_loader.load(ms)
 RECORDED = load_cases("control_flow.npz")

@@ -81,7 +81,7 @@ def _flush(ms):
 def _call(fn, args, kwargs, inputs, ms):
     """Call with decoded arguments; a failed call is retried twice, because MindSpore's CPU runtime can report the
     previous call's kernel error once more on the next call."""
-    for attempt in range(3):
+    for _attempt in range(3):
         _flush(ms)
         try:
             out = fn(*[decode_ms(a, inputs, ms) for a in args],

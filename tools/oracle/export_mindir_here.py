@@ -11,8 +11,9 @@ import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "serialization")]
-import mindspore_hl as ms  # noqa: E402
 from mindir_nets import networks  # noqa: E402
+
+import mindspore_hl as ms  # noqa: E402
 
 OUT = ROOT / "tests" / "fixtures" / "oracle" / "mindir"
 

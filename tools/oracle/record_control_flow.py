@@ -19,10 +19,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "syntax"))
 
-import mindspore as ms  # noqa: E402
-
-from oracle import FixtureWriter  # noqa: E402
 import control_flow_loader  # noqa: E402
+import mindspore as ms  # noqa: E402
+from oracle import FixtureWriter  # noqa: E402
 
 
 def _run(factory, inputs, grad):

@@ -22,7 +22,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import mindspore as ms  # noqa: E402
 from mindspore import Tensor, nn  # noqa: E402
-
 from oracle import FixtureWriter  # noqa: E402
 
 OUT = ROOT / "tests" / "fixtures" / "oracle" / "input_errors.npz"

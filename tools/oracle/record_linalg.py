@@ -18,8 +18,8 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tools" / "oracle")]
 import mindspore as ms  # noqa: E402
 import mindspore.ops as ops  # noqa: E402
 import mindspore.scipy.linalg as sl  # noqa: E402
-from oracle import FixtureWriter  # noqa: E402
 from _sweep import D, T, record  # noqa: E402
+from oracle import FixtureWriter  # noqa: E402
 
 rng = np.random.default_rng(1)
 

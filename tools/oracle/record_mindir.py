@@ -11,8 +11,8 @@ import os
 import pathlib
 import sys
 
-import numpy as np
 import mindspore as ms
+import numpy as np
 from mindspore import nn, ops
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

@@ -18,8 +18,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "..", "tests", "fixtures", "oracle", "mindrecord")
 
-from mindspore.mindrecord import FileReader, FileWriter  # noqa: E402
 import mindspore.dataset as ds  # noqa: E402
+from mindspore.mindrecord import FileReader, FileWriter  # noqa: E402
 
 SCHEMA = {"file_name": {"type": "string"}, "label": {"type": "int32"}, "score": {"type": "float64"},
           "data": {"type": "bytes"}, "vec": {"type": "float32", "shape": [2, 3]},

@@ -17,17 +17,18 @@ import pathlib
 import sys
 import tempfile
 
-import numpy as np
 import mindspore as ms
 import mindspore.common.dtype as mstype
-from mindspore import Parameter, Tensor, nn, ops
-from mindspore.ops import operations as P
-from mindspore.ops import functional as F
+import numpy as np
+from mindspore import Tensor, nn, ops
 from mindspore.common.initializer import TruncatedNormal
+from mindspore.ops import functional as F
+from mindspore.ops import operations as P
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 from oracle import FixtureWriter  # noqa: E402
+
 OUT = ROOT / "tests" / "fixtures" / "oracle" / "model_zoo"
 
 
@@ -641,6 +642,23 @@ def record_cnn(w, case, net, x, seed, train_too=True, density=None):
     w.add(case, inputs={"x": x}, outputs=outs, name=case, param_names=names)
 
 
+FULL_SIZE = {  # ModelZoo's own sizes: parameter names and shapes only (their checkpoints would be 45-550 MB)
+    "resnet18": lambda: ResNet(ResidualBlockBase, [2, 2, 2, 2], [64, 64, 128, 256], [64, 128, 256, 512],
+                               [1, 2, 2, 2], 10, res_base=True),
+    "resnet34": lambda: ResNet(ResidualBlockBase, [3, 4, 6, 3], [64, 64, 128, 256], [64, 128, 256, 512],
+                               [1, 2, 2, 2], 10, res_base=True),
+    "resnet50": lambda: ResNet(ResidualBlock, [3, 4, 6, 3], [64, 256, 512, 1024], [256, 512, 1024, 2048],
+                               [1, 2, 2, 2], 10),
+    "resnet101": lambda: ResNet(ResidualBlock, [3, 4, 23, 3], [64, 256, 512, 1024], [256, 512, 1024, 2048],
+                                [1, 2, 2, 2], 1001),
+    "resnet152": lambda: ResNet(ResidualBlock, [3, 8, 36, 3], [64, 256, 512, 1024], [256, 512, 1024, 2048],
+                                [1, 2, 2, 2], 1001),
+    "vgg16": lambda: Vgg([64, 64, 'M', 128, 128, 'M', 256, 256, 256, 'M', 512, 512, 512, 'M', 512, 512, 512, 'M'],
+                         num_classes=10, batch_norm=True, args=VggArgs()),
+    "mobilenetv2": lambda: MobileNetV2Combine(MobileNetV2Backbone(), MobileNetV2Head(num_classes=1000)),
+}
+
+
 def main():
     ms.set_context(mode=ms.PYNATIVE_MODE)
     rng = np.random.default_rng(0)
@@ -672,6 +690,9 @@ def main():
                    density={"conv1.weight": 0.1, "conv2.weight": 0.02, "conv3.weight": 0.02,
                             "conv4.weight": 0.02, "conv5.weight": 0.02, "fc1.weight": 0.0005,
                             "fc2.weight": 0.0005, "fc3.weight": 0.2})
+        for name, build in FULL_SIZE.items():
+            net = build()
+            w.add(f"layout/{name}", name=name, params={p.name: list(p.shape) for p in net.get_parameters()})
         # LSTM SentimentNet: construct reads time step 499, so the sequence length is ModelZoo's 500.
         table = rng.normal(0, 1, size=(40, 8)).astype(np.float32)
         lstm = SentimentNet(vocab_size=40, embed_size=8, num_hiddens=6, num_layers=2, bidirectional=True,

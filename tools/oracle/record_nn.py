@@ -9,7 +9,6 @@ NumPy values (recorded, so the replay sets the same weights by name), calls it o
 outputs, the gradients of ``sum(out * sens)`` w.r.t. the float inputs and the trainable Parameters, and the
 Parameter names and shapes. The cases themselves live in ``nn_cases.py`` (shared with the replaying test).
 """
-import json
 import pathlib
 import sys
 
@@ -20,10 +19,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "nn"))
 
 import mindspore as ms  # noqa: E402
-from mindspore import mint, nn  # noqa: E402
-
-from oracle import FixtureWriter  # noqa: E402
 import nn_cases  # noqa: E402
+from mindspore import mint, nn  # noqa: E402
+from oracle import FixtureWriter  # noqa: E402
 
 
 def _record(writer, case):

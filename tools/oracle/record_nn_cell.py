@@ -15,7 +15,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import mindspore as ms  # noqa: E402
 from mindspore import nn  # noqa: E402
-
 from oracle import FixtureWriter  # noqa: E402
 
 
@@ -26,6 +25,32 @@ def _net(rng):
     return net
 
 
+def _hook_case(w, kind, x):
+    net = _net(np.random.default_rng(1))
+    seen = {}
+    if kind == "forward_pre":
+        net.register_forward_pre_hook(lambda cell, inputs: (inputs[0] * 2,))
+    elif kind == "forward":
+        net.register_forward_hook(lambda cell, inputs, out: out + 1)
+    elif kind == "backward":
+        def hook(cell, grad_in, grad_out):
+            seen["grad_out"] = grad_out[0].asnumpy()
+            seen["grad_in"] = grad_in[0].asnumpy()
+            return (grad_in[0] * 3,)
+        net.register_backward_hook(hook)
+    else:
+        def pre(cell, grad_out):
+            seen["grad_out"] = grad_out[0].asnumpy()
+            return (grad_out[0] * 0.5,)
+        net.register_backward_pre_hook(pre)
+    sens = np.arange(8, dtype=np.float32).reshape(4, 2)
+    out = net(ms.Tensor(x))
+    gx, gw = ms.grad(lambda t: (net(t) * ms.Tensor(sens)).sum(), 0, net.trainable_params())(ms.Tensor(x))
+    outs = [out.asnumpy(), gx.asnumpy()] + [g.asnumpy() for g in gw]
+    extra = [seen[k] for k in ("grad_out", "grad_in") if k in seen]
+    w.add(f"hook/{kind}", inputs={"x": x, "sens": sens}, outputs=outs + extra, seen=[k for k in seen])
+
+
 def main():
     ms.set_context(mode=ms.PYNATIVE_MODE)
     rng = np.random.default_rng(0)
@@ -33,29 +58,7 @@ def main():
     path = ROOT / "tests" / "fixtures" / "oracle" / "nn_cell.npz"
     with FixtureWriter(path) as w:
         for kind in ("forward_pre", "forward", "backward", "backward_pre"):
-            net = _net(np.random.default_rng(1))
-            seen = {}
-            if kind == "forward_pre":
-                net.register_forward_pre_hook(lambda cell, inputs: (inputs[0] * 2,))
-            elif kind == "forward":
-                net.register_forward_hook(lambda cell, inputs, out: out + 1)
-            elif kind == "backward":
-                def hook(cell, grad_in, grad_out):
-                    seen["grad_out"] = grad_out[0].asnumpy()
-                    seen["grad_in"] = grad_in[0].asnumpy()
-                    return (grad_in[0] * 3,)
-                net.register_backward_hook(hook)
-            else:
-                def pre(cell, grad_out):
-                    seen["grad_out"] = grad_out[0].asnumpy()
-                    return (grad_out[0] * 0.5,)
-                net.register_backward_pre_hook(pre)
-            sens = np.arange(8, dtype=np.float32).reshape(4, 2)
-            out = net(ms.Tensor(x))
-            gx, gw = ms.grad(lambda t: (net(t) * ms.Tensor(sens)).sum(), 0, net.trainable_params())(ms.Tensor(x))
-            outs = [out.asnumpy(), gx.asnumpy()] + [g.asnumpy() for g in gw]
-            extra = [seen[k] for k in ("grad_out", "grad_in") if k in seen]
-            w.add(f"hook/{kind}", inputs={"x": x, "sens": sens}, outputs=outs + extra, seen=[k for k in seen])
+            _hook_case(w, kind, x)
         _wrappers(w, x)
     print(f"wrote {path}")
 

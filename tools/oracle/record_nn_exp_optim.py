@@ -9,18 +9,15 @@ recording the trained values after each step and every optimizer Parameter (name
 import pathlib
 import sys
 
-import numpy as np
-
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "nn"))
 
 import mindspore as ms  # noqa: E402
+import nn_optim_cases  # noqa: E402
 from mindspore import mint  # noqa: E402
 from mindspore.experimental import optim  # noqa: E402
-
 from oracle import FixtureWriter  # noqa: E402
-import nn_optim_cases  # noqa: E402
 
 
 def main():

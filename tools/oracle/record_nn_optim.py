@@ -9,17 +9,14 @@ trained parameters after each step.
 import pathlib
 import sys
 
-import numpy as np
-
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "nn"))
 
 import mindspore as ms  # noqa: E402
-from mindspore import nn  # noqa: E402
-
-from oracle import FixtureWriter  # noqa: E402
 import nn_optim_cases  # noqa: E402
+from mindspore import nn  # noqa: E402
+from oracle import FixtureWriter  # noqa: E402
 
 
 def main():

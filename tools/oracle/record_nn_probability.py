@@ -19,9 +19,8 @@ sys.path.insert(0, str(ROOT / "tests" / "nn"))
 import mindspore as ms  # noqa: E402
 import mindspore.nn.probability.bijector as msb  # noqa: E402
 import mindspore.nn.probability.distribution as msd  # noqa: E402
-
-from oracle import FixtureWriter  # noqa: E402
 import prob_cases  # noqa: E402
+from oracle import FixtureWriter  # noqa: E402
 
 
 def main():

@@ -18,8 +18,8 @@ import mindspore.mint as mint  # noqa: E402
 import mindspore.mint.nn.functional as F  # noqa: E402
 import mindspore.numpy as mnp  # noqa: E402
 import mindspore.ops as ops  # noqa: E402
-from oracle import FixtureWriter  # noqa: E402
 from _sweep import D, T, record  # noqa: E402
+from oracle import FixtureWriter  # noqa: E402
 
 rng = np.random.default_rng(0)
 

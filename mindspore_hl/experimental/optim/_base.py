@@ -69,8 +69,9 @@ class Optimizer(Cell):
     def _grouped(self, gradients):
         """(group, index into the flat parameter list, parameter, gradient array) for every parameter."""
         if not isinstance(gradients, (tuple, list)) or len(gradients) != len(self._params_flat):
+            got_len = len(gradients) if hasattr(gradients, '__len__') else '?'
             raise ValueError(f"For '{self.cls_name}', expected a tuple of {len(self._params_flat)} gradients, but "
-                             f"got {type(gradients).__name__} of length {len(gradients) if hasattr(gradients, '__len__') else '?'}.")
+                             f"got {type(gradients).__name__} of length {got_len}.")
         i = 0
         for group in self.param_groups:
             for p in group["params"]:

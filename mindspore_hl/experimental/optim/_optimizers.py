@@ -1,4 +1,5 @@
-"""PyTorch-style SGD, Adam, AdamW, Adamax, Adadelta, Adagrad, RAdam and NAdam (PyTorch's maths, MindSpore's state names).
+"""PyTorch-style SGD, Adam, AdamW, Adamax, Adadelta, Adagrad, RAdam and NAdam
+(PyTorch's maths, MindSpore's state names).
 
 Adam / AdamW (without amsgrad), Adamax and Adadelta run on optax (``scale_by_adam``, ``scale_by_adamax``,
 ``scale_by_adadelta`` compute PyTorch's updates: epsilon added to the bias-corrected root, the infinity norm
@@ -263,7 +264,7 @@ class NAdam(Optimizer):
             b1, b2 = group["betas"]
             psi = group["momentum_decay"]
 
-            def mu(k):
+            def mu(k, b1=b1, psi=psi):
                 return b1 * (1 - 0.5 * 0.96 ** (k * psi))
 
             mu_prod = jax.lax.fori_loop(1, step + 1, lambda k, acc: acc * mu(k.astype(jnp.float32)),

@@ -15,8 +15,19 @@ from ...common.tensor import Tensor, wrap
 from ...nn import layer as _nn
 from ...nn import loss as _loss
 from ...nn.cell import Cell
-from ...nn.layer._activation_more import (_elu, _hardtanh, _hshrink, _hsigmoid, _hswish, _logsigmoid, _mish,
-                                          _prelu, _selu, _softmin, _threshold)
+from ...nn.layer._activation_more import (
+    _elu,
+    _hardtanh,
+    _hshrink,
+    _hsigmoid,
+    _hswish,
+    _logsigmoid,
+    _mish,
+    _prelu,
+    _selu,
+    _softmin,
+    _threshold,
+)
 from ...nn.layer._checks import check_float, check_input, int_tuple, positive_int
 from ...nn.layer._conv_nd import _conv_nd, _conv_transpose_nd
 from ...nn.layer._shape_layers import _pad_last

@@ -4,8 +4,17 @@ import math
 from ... import ops
 from ...common import dtype as mstype
 from ..cell import Cell
-from ._checks import (check_float, check_input, check_kernel_fits, choice, default_bias_init, default_weight_init,
-                      int_tuple, make_param, positive_int)
+from ._checks import (
+    check_float,
+    check_input,
+    check_kernel_fits,
+    choice,
+    default_bias_init,
+    default_weight_init,
+    int_tuple,
+    make_param,
+    positive_int,
+)
 
 __all__ = ["Conv1d", "Conv2d", "Conv2dTranspose"]
 

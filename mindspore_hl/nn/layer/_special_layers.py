@@ -14,9 +14,9 @@ from ...common.parameter import Parameter
 from ...common.tensor import Tensor
 from ...ops._core import op
 from ..cell import Cell
+from ._checks import check_float, check_input
 from ._container import CellList
 from ._conv import Conv2d
-from ._checks import check_float, check_input
 
 __all__ = ["LGamma", "DiGamma", "IGamma", "LBeta", "MatDet", "MatInverse", "MatrixDiag", "MatrixDiagPart",
            "MatrixSetDiag", "ImageGradients", "PSNR", "SSIM", "MSSSIM", "DropoutExt", "Dropout2dExt", "EmbeddingExt",

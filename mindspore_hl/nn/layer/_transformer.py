@@ -1,14 +1,10 @@
 """Attention layer: ``MultiheadAttention`` (the Transformer blocks built on it are in ``_transformer_blocks``)."""
-import functools
 import math
 
-import jax
-import jax.numpy as jnp
-
+from ... import ops
 from ...common import dtype as mstype
-from ...common import seed
 from ...common.initializer import XavierNormal, XavierUniform
-from ...common.tensor import Tensor, wrap
+from ...common.tensor import Tensor
 from ..cell import Cell
 from ._basic import Dense
 from ._checks import check_float, check_input, make_param, positive_int
@@ -18,9 +14,20 @@ __all__ = ["MultiheadAttention"]
 
 def _mask_to_bias(mask, dtype):
     """A boolean mask (True = not allowed) becomes -inf; a float mask is added as is."""
-    if mask.dtype == jnp.bool_:
-        return jnp.where(mask, -jnp.inf, 0.0).astype(dtype)
-    return mask.astype(dtype)
+    mask = mask if isinstance(mask, Tensor) else Tensor(mask)
+    if mask.dtype == mstype.bool_:
+        return ops.masked_fill(ops.zeros(tuple(mask.shape), dtype), mask, float("-inf"))
+    return _as(mask, dtype)
+
+
+def _as(x, dtype):
+    """``x`` in ``dtype`` (no cast op when it already is)."""
+    return x if x.dtype == dtype else ops.cast(x, dtype)
+
+
+def _pad_last(mask):
+    """One more (zero-bias) key position at the end of a mask."""
+    return None if mask is None else ops.pad(mask, (0, 1))
 
 
 class MultiheadAttention(Cell):
@@ -68,94 +75,71 @@ class MultiheadAttention(Cell):
     def _projections(self, dt):
         e = self.embed_dim
         if self._qkv_same_embed_dim:
-            w = self.in_proj_weight._value.astype(dt)
-            ws = (w[:e], w[e:2 * e], w[2 * e:])
+            ws = ops.split(_as(self.in_proj_weight, dt), e, 0)
         else:
-            ws = tuple(p._value.astype(dt) for p in (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight))
+            ws = tuple(_as(p, dt) for p in (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight))
         if self.in_proj_bias is None:
             return ws, (None, None, None)
-        b = self.in_proj_bias._value.astype(dt)
-        return ws, (b[:e], b[e:2 * e], b[2 * e:])
+        return ws, ops.split(_as(self.in_proj_bias, dt), e, 0)
 
     def construct(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                   average_attn_weights=True):
-        e, h = self.embed_dim, self.num_heads
+        e = self.embed_dim
         qs = check_input(self, query, ("L", "N", e), ("L", e), note=f"embed_dim={e}")
         check_input(self, key, ("S", "N", self.kdim), ("S", self.kdim), note=f"kdim={self.kdim}")
         check_input(self, value, ("S", "N", self.vdim), ("S", self.vdim), note=f"vdim={self.vdim}")
         check_float(self, query)
         unbatched = len(qs) == 2
-        q, k, v = (t._value for t in (query, key, value))
+        q, k, v = query, key, value
         if unbatched:
-            q, k, v = q[:, None], k[:, None], v[:, None]
+            q, k, v = (ops.expand_dims(t, 1) for t in (q, k, v))
         elif self.batch_first:
-            q, k, v = (jnp.swapaxes(t, 0, 1) for t in (q, k, v))
+            q, k, v = (ops.transpose(t, (1, 0, 2)) for t in (q, k, v))
         if k.shape[:2] != v.shape[:2] or k.shape[1] != q.shape[1]:
             raise ValueError(f"MultiheadAttention: query, key and value must share the batch size and key/value the "
                              f"sequence length, but got shapes {qs}, {tuple(key.shape)}, {tuple(value.shape)}.")
-        (wq, wk, wv), (bq, bk, bv) = self._projections(q.dtype)
-        kpm = None if key_padding_mask is None else _arr(key_padding_mask)
-        am = None if attn_mask is None else _arr(attn_mask)
-        bias_kv = None if self.bias_k is None else (self.bias_k._value, self.bias_v._value)
-        drop = self.training and self.dropout > 0
-        key = seed.next_key() if drop else None
-        out, weights = _attention(q, k, v, wq, wk, wv, bq, bk, bv, bias_kv, kpm, am, key, h,
-                                  self.add_zero_attn, self.dropout if drop else 0.0)
-        out = self.out_proj(wrap(out))._value
+        drop = self.dropout if self.training and self.dropout > 0 else 0.0
+        out, weights = self._attention(q, k, v, key_padding_mask, attn_mask, drop)
+        out = self.out_proj(out)
         if unbatched:
-            out = out[:, 0]
+            out = ops.squeeze(out, 1)
         elif self.batch_first:
-            out = jnp.swapaxes(out, 0, 1)
+            out = ops.transpose(out, (1, 0, 2))
         if not need_weights:
-            return wrap(out), None
-        w = weights.mean(axis=1) if average_attn_weights else weights
-        return wrap(out), wrap(w[0] if unbatched else w)
+            return out, None
+        w = ops.mean(weights, 1) if average_attn_weights else weights
+        return out, ops.squeeze(w, 0) if unbatched else w
+
+    def _attention(self, q, k, v, key_padding_mask, attn_mask, rate):
+        """Projected multi-head attention of time-major (T, N, E) Tensors -> (out (L, N, E), weights
+        (N, heads, L, S)); computed with ``ops`` functions so that exporters record it op by op."""
+        dt = q.dtype
+        n, e, heads = q.shape[1], self.embed_dim, self.num_heads
+        hd = e // heads
+        (wq, wk, wv), (bq, bk, bv) = self._projections(dt)
+        q, k, v = ops.dense(q, wq, bq), ops.dense(k, wk, bk), ops.dense(v, wv, bv)
+        s = k.shape[0]
+        kpm = None if key_padding_mask is None else ops.reshape(_mask_to_bias(key_padding_mask, dt), (n, s))
+        am = None if attn_mask is None else _mask_to_bias(attn_mask, dt)
+        if self.bias_k is not None:  # one learnt key/value position; masks get a zero column for it
+            k = ops.concat((k, ops.broadcast_to(_as(self.bias_k, dt), (1, n, e))), 0)
+            v = ops.concat((v, ops.broadcast_to(_as(self.bias_v, dt), (1, n, e))), 0)
+            kpm, am = _pad_last(kpm), _pad_last(am)
+        # (T, N, E) -> (N, heads, T, head_dim)
+        q, k, v = (ops.transpose(ops.reshape(t, (t.shape[0], n, heads, hd)), (1, 2, 0, 3)) for t in (q, k, v))
+        if self.add_zero_attn:
+            zeros = ops.zeros((n, heads, 1, hd), dt)
+            k, v = ops.concat((k, zeros), 2), ops.concat((v, zeros), 2)
+            kpm, am = _pad_last(kpm), _pad_last(am)
+        scores = ops.matmul(q * (1 / math.sqrt(hd)), ops.transpose(k, (0, 1, 3, 2)))
+        if am is not None:
+            scores = scores + (ops.reshape(am, (n, heads) + tuple(am.shape[1:])) if am.ndim == 3 else am)
+        if kpm is not None:
+            scores = scores + ops.reshape(kpm, (n, 1, 1, kpm.shape[-1]))
+        weights = ops.softmax(scores, -1)
+        attended = ops.dropout(weights, p=rate, training=True) if rate > 0 else weights
+        out = ops.reshape(ops.transpose(ops.matmul(attended, v), (2, 0, 1, 3)), (-1, n, e))
+        return out, weights
 
     def extend_repr(self):
         return f"embed_dim={self.embed_dim}, num_heads={self.num_heads}, dropout={self.dropout}"
-
-
-def _arr(x):
-    return x._value if isinstance(x, Tensor) else jnp.asarray(x)
-
-
-@functools.partial(jax.jit, static_argnums=(13, 14, 15))
-def _attention(q, k, v, wq, wk, wv, bq, bk, bv, bias_kv, kpm, am, key, heads, zero_attn, rate):
-    """Projected multi-head attention of time-major (T, N, E) arrays -> (out (L, N, E), weights (N, heads, L, S))."""
-    dt = q.dtype
-    n, e = q.shape[1], wq.shape[0]
-    hd = e // heads
-    q, k, v = q @ wq.T, k @ wk.T, v @ wv.T
-    if bq is not None:
-        q, k, v = q + bq, k + bk, v + bv
-    s = k.shape[0]
-    kpm = None if kpm is None else _mask_to_bias(kpm, dt).reshape(n, s)
-    am = None if am is None else _mask_to_bias(am, dt)
-    if bias_kv is not None:  # one learnt key/value position; masks get a zero column for it
-        k = jnp.concatenate([k, jnp.broadcast_to(bias_kv[0].astype(dt), (1, n, e))])
-        v = jnp.concatenate([v, jnp.broadcast_to(bias_kv[1].astype(dt), (1, n, e))])
-        kpm, am = _pad_last(kpm), _pad_last(am)
-    # (T, N, E) -> (N, heads, T, head_dim)
-    q, k, v = (t.reshape(t.shape[0], n, heads, hd).transpose(1, 2, 0, 3) for t in (q, k, v))
-    if zero_attn:
-        k = jnp.concatenate([k, jnp.zeros(k.shape[:2] + (1, hd), dt)], axis=2)
-        v = jnp.concatenate([v, jnp.zeros(v.shape[:2] + (1, hd), dt)], axis=2)
-        kpm, am = _pad_last(kpm), _pad_last(am)
-    scores = (q * jnp.asarray(1 / math.sqrt(hd), dt)) @ jnp.swapaxes(k, -1, -2)
-    if am is not None:
-        scores = scores + (am.reshape(n, heads, *am.shape[1:]) if am.ndim == 3 else am)
-    if kpm is not None:
-        scores = scores + kpm[:, None, None, :]
-    weights = jax.nn.softmax(scores, axis=-1)
-    attended = weights
-    if key is not None:
-        keep = jax.random.bernoulli(key, 1.0 - rate, weights.shape)
-        attended = jnp.where(keep, weights / jnp.asarray(1.0 - rate, dt), jnp.zeros((), dt))
-    out = (attended @ v).transpose(2, 0, 1, 3).reshape(-1, n, e)
-    return out, weights
-
-
-def _pad_last(mask):
-    if mask is None:
-        return None
-    return jnp.pad(mask, [(0, 0)] * (mask.ndim - 1) + [(0, 1)])

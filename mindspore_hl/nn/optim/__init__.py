@@ -5,11 +5,13 @@ from ..dynamic_lr import *  # noqa: F401,F403
 from ..learning_rate_schedule import *  # noqa: F401,F403
 from ._adam import Adam, AdamW, AdamWeightDecay
 from ._adaptive import Adagrad, Lamb, RMSProp
+from ._lars_offload import LARS, AdamOffload
 from ._momentum import SGD, Momentum
-from ._more import ASGD, FTRL, AdaMax, Adadelta, LazyAdam, ProximalAdagrad, Rprop
-from ._optimizer import Optimizer
+from ._more import ASGD, FTRL, Adadelta, AdaMax, LazyAdam, ProximalAdagrad, Rprop
 from ._optax import OptaxOptimizer
+from ._optimizer import Optimizer
 
 __all__ = (["Optimizer", "Momentum", "SGD", "Adam", "AdamWeightDecay", "AdamW", "Lamb", "RMSProp", "Adagrad",
-            "Adadelta", "AdaMax", "FTRL", "ProximalAdagrad", "Rprop", "ASGD", "LazyAdam", "OptaxOptimizer"]
+            "Adadelta", "AdaMax", "FTRL", "ProximalAdagrad", "Rprop", "ASGD", "LazyAdam", "OptaxOptimizer", "LARS",
+            "AdamOffload"]
            + dynamic_lr.__all__ + learning_rate_schedule.__all__)

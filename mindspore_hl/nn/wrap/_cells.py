@@ -1,10 +1,10 @@
 """``WithLossCell``, ``WithEvalCell``, ``WithGradCell`` and ``TrainOneStepCell``."""
 import jax.numpy as jnp
 
-from ...common.tensor import Tensor, wrap
+from ...common.tensor import wrap
 from ...ops._autodiff import differentiate
-from ..cell import Cell
 from ...parallel._grad_reducer import default_grad_reducer
+from ..cell import Cell
 
 
 class WithLossCell(Cell):
@@ -40,7 +40,8 @@ class WithEvalCell(Cell):
         outputs = self._network(data)
         if self.add_cast_fp32:
             outputs = wrap(outputs._value.astype(jnp.float32))
-            label = wrap(label._value.astype(jnp.float32)) if jnp.issubdtype(label._value.dtype, jnp.floating) else label
+            if jnp.issubdtype(label._value.dtype, jnp.floating):
+                label = wrap(label._value.astype(jnp.float32))
         return self._loss_fn(outputs, label), outputs, label
 
 

@@ -1,5 +1,4 @@
 """Loss scaling for float16 training: the scale-update cells and ``TrainOneStepWithLossScaleCell``."""
-import jax
 import jax.numpy as jnp
 
 from ...common import _scope

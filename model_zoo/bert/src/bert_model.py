@@ -231,7 +231,7 @@ class BertTransformer(nn.Cell):
 
     def construct(self, input_tensor: Tensor, attention_mask: Tensor) -> tuple:
         prev_output = ops.reshape(input_tensor, self.shape)
-        all_encoder_layers = ()
+        all_encoder_layers: tuple[Tensor, ...] = ()
         for layer_module in self.layers:
             prev_output = layer_module(prev_output, attention_mask)
             if self.return_all_encoders:

@@ -118,10 +118,8 @@ class MobileNetV2Head(nn.Cell):
         self.head = nn.SequentialCell(head)
         self.dense = nn.Dense(input_channel, num_classes, has_bias=True)
         self.need_activation = activation in ("Sigmoid", "Softmax")
-        if activation == "Sigmoid":
-            self.activation = nn.Sigmoid()
-        elif activation == "Softmax":
-            self.activation = nn.Softmax()
+        if self.need_activation:
+            self.activation: nn.Cell = nn.Sigmoid() if activation == "Sigmoid" else nn.Softmax()
 
     def construct(self, x: Tensor) -> Tensor:
         x = self.dense(self.head(x))

@@ -4,9 +4,9 @@ import math
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from layer_harness import run_layer_test
 
 from mindspore_hl import Tensor, nn
-from layer_harness import run_layer_test
 
 X = np.random.default_rng(0).normal(size=(2, 3, 4)).astype(np.float32) * 3
 

@@ -5,10 +5,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from layer_harness import run_layer_test
 
 import mindspore_hl as ms
 from mindspore_hl import Tensor, nn
-from layer_harness import run_layer_test
 
 RNG = np.random.default_rng(0)
 

@@ -4,9 +4,9 @@ import math
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from layer_harness import run_layer_test
 
 from mindspore_hl import Tensor, nn
-from layer_harness import run_layer_test
 
 RNG = np.random.default_rng(0)
 
@@ -79,7 +79,10 @@ def test_multihead_attention(mode, case):
         kw = dict(add_bias_kv=True, add_zero_attn=True)
         masks = dict(kpm=np.array([[False, True, False, False], [False, False, False, True]]))
     bf = kw.get("batch_first", False)
-    shape = (lambda t: (N, t) if bf else (t, N))
+
+    def shape(t):
+        return (N, t) if bf else (t, N)
+
     q, k, v = _x(*shape(L), e), _x(*shape(S), kd or e), _x(*shape(S), vd or e)
     kpm, am = masks.get("kpm"), masks.get("am")
     inputs = [q, k, v] + [m for m in (kpm, am) if m is not None]

@@ -1,9 +1,9 @@
 """The Optimizer base: parameter groups, weight decay, state names, argument errors, user-defined optimizers."""
 import numpy as np
+import optim_numpy_ref as ref
 import pytest
 
 import mindspore_hl as ms
-import optim_numpy_ref as ref
 from mindspore_hl import nn, ops
 
 

@@ -6,12 +6,12 @@ optimizer, ``ms.jit``, ``nn.TrainOneStepCell``).
 """
 import jax.numpy as jnp
 import numpy as np
+import optim_numpy_ref as ref
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mindspore_hl as ms
-import optim_numpy_ref as ref
 from mindspore_hl import nn
 from mindspore_hl.common.tensor import wrap
 

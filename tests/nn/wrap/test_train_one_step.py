@@ -2,7 +2,6 @@
 import numpy as np
 import pytest
 
-import mindspore_hl as ms
 from mindspore_hl import Parameter, ParameterTuple, Tensor, nn, ops
 
 

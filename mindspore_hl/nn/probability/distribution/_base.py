@@ -52,7 +52,7 @@ class Distribution(Cell):
     def _value(self, value):
         return jnp.asarray(to_array(value), jnp.float32)
 
-    # ---- MindSpore's methods -------------------------------------------------------------------------------------------
+    # ---- MindSpore's methods -----------------------------------------------------------------------------------------
     def log_prob(self, value, *args):
         return wrap(self._log_prob(self._value(value), *self._args(args)))
 

@@ -1,0 +1,20 @@
+"""``ParameterUpdate``: a Cell whose call assigns its input to a Parameter."""
+from ... import ops
+from ...common.parameter import Parameter
+from ..cell import Cell
+
+__all__ = ["ParameterUpdate"]
+
+
+class ParameterUpdate(Cell):
+    """``ParameterUpdate(param)(x)`` sets ``param`` to ``x`` and returns ``x``."""
+
+    def __init__(self, param):
+        super().__init__(auto_prefix=False)
+        if not isinstance(param, Parameter):
+            raise TypeError(f"For 'ParameterUpdate', 'param' must be 'Parameter', but got {type(param)}.")
+        self._param = param
+
+    def construct(self, x):
+        ops.assign(self._param, x)
+        return x
