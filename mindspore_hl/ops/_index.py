@@ -29,7 +29,7 @@ def gather(input_params, input_indices, axis, batch_dims=0):
 
 @op("gather_elements")
 def gather_elements(input, dim, index):
-    """out[i][j] = input[index[i][j]][j] (dim 0) etc., like torch.gather."""
+    """``out[i][j] = input[index[i][j]][j]`` (dim 0) etc., like torch.gather."""
     _check_int("gather_elements", "index", index)
     return jnp.take_along_axis(input, index, dim)
 
@@ -78,7 +78,7 @@ def tensor_scatter_add(input_x, indices, updates):
 
 @op("scatter")
 def scatter(input, axis, index, src):
-    """out = input with out[index[i][j]][j] = src[i][j] (axis 0), like torch.scatter."""
+    """``out`` is ``input`` with ``out[index[i][j]][j] = src[i][j]`` (axis 0), like torch.scatter."""
     _check_int("scatter", "index", index)
     idx = list(jnp.meshgrid(*[jnp.arange(s) for s in index.shape], indexing="ij"))
     idx[axis] = index
