@@ -61,6 +61,12 @@ class Optimizer(Cell):
     def _step_param(self, name):
         return Parameter(Tensor(np.array(0, np.int32)), name=name, requires_grad=False)
 
+    def _advance_step(self):
+        """Count this update in ``self.step_t`` and return the new step number."""
+        step = self.step_t._value + 1
+        self._set(self.step_t, step)
+        return step
+
     def _slots(self, prefix, init=0.0):
         return ParameterTuple([Parameter(Tensor(np.full(p.shape, init, np.float32)).astype(p.dtype),
                                          name=f"{prefix}.{p.name}", requires_grad=False)

@@ -138,8 +138,7 @@ class Adamax(Optimizer):
         self.exp_inf = self._slots("exp_inf")
 
     def construct(self, gradients):
-        step = self.step_t._value + 1
-        self._set(self.step_t, step)
+        step = self._advance_step()
         for group, i, p, g in self._grouped(gradients):
             w = p._value
             if group["weight_decay"]:
@@ -191,8 +190,7 @@ class Adagrad(Optimizer):
         self.step_t = self._step_param("step_t")
 
     def construct(self, gradients):
-        step = self.step_t._value + 1
-        self._set(self.step_t, step)
+        step = self._advance_step()
         for group, i, p, g in self._grouped(gradients):
             w = p._value
             if group["weight_decay"]:
@@ -217,8 +215,7 @@ class RAdam(Optimizer):
         self.exp_avg_sq = self._slots("exp_avg_sq")
 
     def construct(self, gradients):
-        step = self.step_t._value + 1
-        self._set(self.step_t, step)
+        step = self._advance_step()
         t = step.astype(jnp.float32)
         for group, i, p, g in self._grouped(gradients):
             w = p._value
@@ -254,8 +251,7 @@ class NAdam(Optimizer):
         self.exp_avg_sq = self._slots("exp_avg_sq")
 
     def construct(self, gradients):
-        step = self.step_t._value + 1
-        self._set(self.step_t, step)
+        step = self._advance_step()
         t = step.astype(jnp.float32)
         for group, i, p, g in self._grouped(gradients):
             w = p._value

@@ -66,8 +66,7 @@ class Rprop(Optimizer):
         self.step_t = self._step_param("step_t")
 
     def construct(self, gradients):
-        step = self.step_t._value + 1
-        self._set(self.step_t, step)
+        step = self._advance_step()
         for group, i, p, g in self._grouped(gradients):
             w = p._value
             minus, plus = (np.asarray(e, np.float32) for e in group["etas"])
@@ -99,8 +98,7 @@ class ASGD(Optimizer):
         self.step_t = self._step_param("step_t")
 
     def construct(self, gradients):
-        step = self.step_t._value + 1
-        self._set(self.step_t, step)
+        step = self._advance_step()
         t = step.astype(jnp.float32)
         for group, i, p, g in self._grouped(gradients):
             w = p._value
