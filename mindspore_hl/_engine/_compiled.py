@@ -12,17 +12,22 @@ so gradients come out all-reduced; compiled calls made inside it (an optimizer's
 Static-graph syntax hook: :func:`graph_function` is where the engine obtains the Python function it traces
 for a ``@jit`` function and for every Cell ``construct`` run while compiling.
 """
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
 import jax
 
 from .._syntax import convert
 from ..common import seed
 from . import _mode, _plan, _scope, _state
-from ._step import build, explain, make_pure, signature, split_args, unshare
+from ._step import Entry, build, explain, make_pure, signature, split_args, unshare
 
 __all__ = ["CompiledFunction", "jit", "jit_class", "eager_step", "graph_function", "compiling"]
 
 
-def graph_function(fn):
+def graph_function(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The Python function traced when ``fn`` (a ``@jit`` function, or a Cell's ``construct`` run while
     compiling) is compiled: ``fn`` in MindSpore's static-graph syntax, where ``if`` / ``while`` / ``for`` on
     Tensor values become ``lax`` control flow (``_syntax.convert``, cached per function). PYNATIVE runs ``fn``
@@ -47,16 +52,17 @@ class CompiledFunction:
         syntax: trace ``graph_function(fn)`` (a user's ``@jit`` function) rather than ``fn``.
     """
 
-    def __init__(self, fn, params_fn=None, name=None, donate=True, syntax=False):
+    def __init__(self, fn: Callable[..., Any], params_fn: Callable[[], Iterable[Any]] | None = None,
+                 name: str | None = None, donate: bool = True, syntax: bool = False) -> None:
         self.fn = fn
         self.syntax = syntax
         self.params_fn = params_fn
-        self.name = name or getattr(fn, "__qualname__", "function")
+        self.name: str = name or str(getattr(fn, "__qualname__", "function"))
         self.donate = donate
-        self._cache = {}
+        self._cache: dict[Any, Entry] = {}
         _state.compiled.add(self)  # a change of the parallel context clears the cache
 
-    def clear_cache(self):
+    def clear_cache(self) -> None:
         self._cache.clear()
 
     def _discover(self, args):
@@ -80,7 +86,8 @@ class CompiledFunction:
         def step(state, rng, arrays):
             return pure(state, rng, arrays, rebuild)  # Tensors in the output are pytrees of arrays
 
-        return build(self.name, step, params, dyn, donate=self.donate, top_level=_mode.top_level())
+        return build(self.name, step, params, dyn, donate=self.donate, top_level=_mode.top_level(),
+                     input_checks=pure.input_checks)
 
     def _entry(self, key, args):
         entry = self._cache.get(key)
@@ -92,7 +99,7 @@ class CompiledFunction:
             self._cache[key] = entry
         return entry
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         key = signature(args)
         entry = self._entry(key, args)
         dyn, _ = split_args(args)
@@ -110,7 +117,7 @@ class CompiledFunction:
         seed.set_global_key(new_rng)
         return out
 
-    def lower(self, *args):
+    def lower(self, *args: Any) -> Any:
         """The ``jax.stages.Lowered`` computation for these arguments (for graphs, HLO text and costs)."""
         key = signature(args)
         entry = self._cache.get(key) or self._build(args)
@@ -121,8 +128,8 @@ class CompiledFunction:
 class _EagerPlans:
     """The plans of one callable's eager parallel steps, per input signature (cleared with the context)."""
 
-    def __init__(self):
-        self._cache = {}
+    def __init__(self) -> None:
+        self._cache: dict[Any, _plan.Plan | None] = {}
         _state.compiled.add(self)
 
     def clear_cache(self):
@@ -143,7 +150,8 @@ class _EagerPlans:
         return plan
 
 
-def eager_step(owner, fn, params, args, name=None):
+def eager_step(owner: Any, fn: Callable[..., Any], params: Iterable[Any], args: Sequence[Any],
+               name: str | None = None) -> Any:
     """Run ``fn(*args)`` op by op as a top-level parallel step (PYNATIVE_MODE in a parallel mode).
 
     ``owner`` keys the cached plans (a Cell, a gradient function); ``params`` are the Parameters put on their
@@ -171,7 +179,7 @@ def eager_step(owner, fn, params, args, name=None):
         trace.plan = prev
 
 
-def parallel_step_now(args=()) -> bool:
+def parallel_step_now(args: Sequence[Any] = ()) -> bool:
     """Whether a call now is a top-level eager step on a mesh (PYNATIVE, a parallel mode, nothing traced)."""
     return (_state.parallel.get("parallel_mode", "stand_alone") != "stand_alone" and _mode.top_level()
             and not _mode.has_tracer(args))
@@ -182,7 +190,8 @@ def _is_cell(obj):
     return hasattr(obj, "get_parameters") and hasattr(obj, "cells_and_names") and hasattr(obj, "construct")
 
 
-def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False, backend="", **options):
+def jit(function: Callable[..., Any] | None = None, *, capture_mode: str = "ast", jit_level: str = "O0",
+        dynamic: int = 0, fullgraph: bool = False, backend: str = "", **options: Any) -> Any:
     """Compile a function (or a Cell method) with XLA; Parameters it reads become threaded state.
 
     It compiles in both modes (``_mode.should_compile(explicit=True)``); called inside a compiled step or a
@@ -193,7 +202,7 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
         ... def step(x): return net(x)
     """
     def decorate(fn):
-        compiled = {}
+        compiled: dict[None, CompiledFunction] = {}
         attr = f"_jit_{fn.__name__}_{id(fn)}"
 
         def wrapper(*args):
@@ -213,10 +222,11 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
                                                        syntax=True)
             return cf(*args)
 
-        wrapper.__wrapped__ = fn
-        wrapper.__name__ = getattr(fn, "__name__", "jit_function")
-        wrapper._ms_jit = True
-        return wrapper
+        wrapped: Any = wrapper  # (a function object takes attributes; the type checker's Callable does not)
+        wrapped.__wrapped__ = fn
+        wrapped.__name__ = getattr(fn, "__name__", "jit_function")
+        wrapped._ms_jit = True
+        return wrapped
 
     return decorate(function) if function is not None else decorate
 
@@ -234,6 +244,6 @@ class _bind:
         return fn(self.cell, *args)
 
 
-def jit_class(cls):
+def jit_class(cls: type) -> type:
     """Accepted for compatibility: objects of ``cls`` may be used inside compiled functions."""
     return cls

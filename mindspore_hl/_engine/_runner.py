@@ -15,13 +15,18 @@ time per step. On CPU a step with convolutions is therefore dispatched one call 
 (callbacks still fire once per sink); that is as fast as the per-step mode, whose dispatch overhead is a
 few percent of such a step. In a parallel mode the stacked batches are split along their second axis.
 """
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
 import jax
 import numpy as np
 
 from ..common import seed
 from ..common.tensor import wrap
 from . import _state
-from ._step import build, explain, make_pure, unshare
+from ._step import Entry, build, explain, make_pure, unshare
 
 __all__ = ["StepRunner"]
 
@@ -51,28 +56,28 @@ class StepRunner:
         name: used in error messages.
     """
 
-    def __init__(self, cell, name=None):
+    def __init__(self, cell: Any, name: str | None = None) -> None:
         self.cell = cell
         self.name = name or type(cell).__name__
         self.params = tuple(cell.get_parameters())
-        self._cache = {}
-        self._per_step_sink = None
-        self.state = None   # tuple of arrays while the runner owns the state, else None
-        self.rng = None
+        self._cache: dict[Any, Entry] = {}
+        self._per_step_sink: bool | None = None
+        self.state: tuple[Any, ...] | None = None   # tuple of arrays while the runner owns the state, else None
+        self.rng: Any = None
         _state.compiled.add(self)  # a change of the parallel context clears the cache
 
-    def clear_cache(self):
+    def clear_cache(self) -> None:
         self.push()
         self._cache.clear()
 
     # ---- state ownership ----------------------------------------------------------------------
-    def pull(self):
+    def pull(self) -> None:
         """Take the current Parameter values (and the global RNG key) as the state."""
         if self.state is None:
             self.state = unshare(self.params, tuple(p._value for p in self.params))
             self.rng = seed.global_key()
 
-    def push(self):
+    def push(self) -> None:
         """Write the state back into the Parameters (and the RNG key); the Parameters own it again."""
         if self.state is not None:
             for p, v in zip(self.params, self.state):
@@ -87,6 +92,7 @@ class StepRunner:
         def step(state, rng, arrays):
             return pure(state, rng, arrays, _rebuild)
 
+        step.input_checks = pure.input_checks  # type: ignore[attr-defined]
         return step
 
     def _key(self, columns, sink):
@@ -96,13 +102,15 @@ class StepRunner:
         entry = self._cache.get(key)
         if entry is None:
             try:
-                entry = build(self.name, self._pure_step(), self.params, list(columns), sink=sink)
+                step = self._pure_step()
+                entry = build(self.name, step, self.params, list(columns), sink=sink,
+                              input_checks=step.input_checks)
             except Exception as e:
                 raise explain(e, self.name) from None
             self._cache[key] = entry
         return entry
 
-    def steps_per_sink_call(self, columns):
+    def steps_per_sink_call(self, columns: Sequence[Any]) -> int:
         """How many batches like ``columns`` one sink call takes (1: one call per step, see the module doc)."""
         if self._per_step_sink is None:
             self._per_step_sink = jax.default_backend() == "cpu" and bool(
@@ -121,17 +129,17 @@ class StepRunner:
             out, new_state, new_rng = entry(state, self.rng, list(columns))
         except Exception:
             # A call that failed before running (tracing, compiling) did not consume the state: keep it.
-            if not any(getattr(v, "is_deleted", lambda: False)() for v in state):
+            if state is not None and not any(getattr(v, "is_deleted", lambda: False)() for v in state):
                 self.state = state
             raise
         self.state, self.rng = new_state, new_rng
         return out
 
-    def step(self, columns):
+    def step(self, columns: Sequence[Any]) -> Any:
         """Run one step on a batch (list of arrays); returns the cell's output (Tensors, not synced)."""
         return self._call(columns, False)
 
-    def sink(self, batches):
+    def sink(self, batches: Sequence[Sequence[Any]]) -> Any:
         """Run the batches (lists of arrays of equal shapes) as one scan; returns the last step's output."""
         if self.steps_per_sink_call(batches[0]) == 1:
             for columns in batches:
@@ -142,7 +150,7 @@ class StepRunner:
         outs = self._call(stacked, True)
         return jax.tree_util.tree_map(lambda x: x[-1], outs)
 
-    def compile(self, columns, sink_steps=0):
+    def compile(self, columns: Sequence[Any], sink_steps: int = 0) -> None:
         """Compile ahead of time the step for batches like ``columns`` (a scan of ``sink_steps`` when > 0)."""
         sink = bool(sink_steps) and self.steps_per_sink_call(columns) > 1
         if sink:
@@ -153,7 +161,7 @@ class StepRunner:
         entry.jitted = entry.lower(self.state, self.rng, list(columns)).compile()
         self.state, self.rng = entry.place_state(self.state, self.rng)
 
-    def jaxpr(self, columns):
+    def jaxpr(self, columns: Sequence[Any]) -> Any:
         """The ClosedJaxpr of one step on ``columns`` (its equations carry the Cells' name scopes)."""
         self.pull()
         return jax.make_jaxpr(self._pure_step())(self.state, self.rng, list(columns))

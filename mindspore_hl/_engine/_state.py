@@ -16,6 +16,8 @@ around every test.
 """
 import threading
 import weakref
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["trace", "context", "parallel", "rng", "op_overrides", "meshes", "compiled", "on_reset", "reset"]
 
@@ -29,6 +31,10 @@ class _Trace(threading.local):
         self.step_depth = 0     # > 0 while an eager top-level step runs on a device mesh (PYNATIVE parallel)
         self.compiling = 0      # > 0 while a compiled step is being traced (static-graph syntax applies)
         self.op_observer = None  # sees every op call while an exporter records a network (MindIR export)
+        # While the outermost compiled step is traced: {id(input tracer): input position}, and the checks ops
+        # ask to run on the host on those inputs before each call (see _step.make_pure / Entry.input_checks).
+        self.step_inputs = None
+        self.input_checks = None
 
 
 class _Rng:
@@ -40,22 +46,22 @@ class _Rng:
 
 
 trace = _Trace()
-context = {}              # set_context / get_context values (mindspore_hl.context fills the defaults)
-parallel = {}             # set_auto_parallel_context values (the parallel context fills the defaults)
+context: dict[str, Any] = {}   # set_context / get_context values (mindspore_hl.context fills the defaults)
+parallel: dict[str, Any] = {}  # set_auto_parallel_context values (the parallel context fills the defaults)
 rng = _Rng()
-op_overrides = {}         # {op name: array function} of the device plug-in in use
-meshes = {}               # (device ids, model axis size) -> jax.sharding.Mesh
-compiled = weakref.WeakSet()   # compiled functions whose caches depend on the parallel context
-_hooks = []
+op_overrides: dict[str, Callable[..., Any]] = {}  # {op name: array function} of the device plug-in in use
+meshes: dict[tuple[Any, int], Any] = {}  # (device ids, model axis size) -> jax.sharding.Mesh
+compiled: weakref.WeakSet[Any] = weakref.WeakSet()  # compiled functions whose caches depend on the parallel context
+_hooks: list[Callable[[], Any]] = []
 
 
-def on_reset(fn):
+def on_reset(fn: Callable[[], Any]) -> Callable[[], Any]:
     """Register ``fn()`` to restore one module's defaults in :func:`reset` (used by the owners of settings)."""
     _hooks.append(fn)
     return fn
 
 
-def reset():
+def reset() -> None:
     """Restore every global setting to its default and drop this thread's tracing state.
 
     Example:
@@ -67,6 +73,7 @@ def reset():
     trace.step_depth = 0
     trace.compiling = 0
     trace.op_observer = None
+    trace.step_inputs = trace.input_checks = None
     rng.seed = rng.key = rng.np_rng = None
     op_overrides.clear()
     meshes.clear()

@@ -8,8 +8,12 @@ executable: it places state and inputs for the plan, runs small steps asynchrono
 (state read from and written back to the Parameters on every call) and ``StepRunner`` (state held between
 calls, sink mode) differ only in where the state lives.
 """
+from __future__ import annotations
+
 import os
 import traceback
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import jax
 import numpy as np
@@ -18,7 +22,7 @@ from .. import _host_memory
 from ..common.tensor import Tensor, wrap
 from . import _options, _plan, _scope, _state
 
-__all__ = ["signature", "split_args", "make_pure", "build", "Entry", "explain", "unshare"]
+__all__ = ["signature", "split_args", "make_pure", "register_input_check", "build", "Entry", "explain", "unshare"]
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -33,9 +37,9 @@ def _as_array(x):
     return x
 
 
-def signature(args):
+def signature(args: Sequence[Any]) -> tuple[Any, ...]:
     """Hashable cache key: (shape, dtype) for arrays, the value itself for static Python arguments."""
-    key = []
+    key: list[Any] = []
     for a in args:
         if _is_array(a):
             v = _as_array(a)
@@ -53,9 +57,10 @@ def signature(args):
     return tuple(key)
 
 
-def split_args(args):
+def split_args(args: Sequence[Any]) -> tuple[list[Any], Callable[[Sequence[Any]], list[Any]]]:
     """(dynamic arrays, a rebuild function) for a call's positional arguments."""
-    dyn, spec = [], []
+    dyn: list[Any] = []
+    spec: list[tuple[Any, ...]] = []
     for a in args:
         if _is_array(a):
             spec.append(("a", len(dyn)))
@@ -80,13 +85,39 @@ def split_args(args):
     return dyn, rebuild
 
 
-def make_pure(fn, params):
-    """``pure(state, rng, arrays, rebuild) -> (outputs, new_state, new_rng)`` for ``fn`` over ``params``."""
+def register_input_check(value: Any, check: Callable[[np.ndarray], None]) -> bool:
+    """Ask for ``check(host array)`` to run before each call of the step being traced, on the step input that
+    ``value`` (a tracer) is; False when ``value`` is not one of the outermost step's inputs.
+
+    An op that must reject some input values (class labels out of range) registers a host check instead of
+    putting a host callback in the executable: the check runs on the NumPy/host input before the step, so a bad
+    batch is refused before any Parameter changes, and the executable stays free of callbacks, which JAX's
+    persistent compile cache cannot store.
+    """
+    trace = _state.trace
+    position = trace.step_inputs.get(id(value)) if trace.step_inputs is not None else None
+    if position is None:
+        return False
+    trace.input_checks.append((position, check))
+    return True
+
+
+def make_pure(fn: Callable[..., Any], params: Sequence[Any]) -> Callable[..., Any]:
+    """``pure(state, rng, arrays, rebuild) -> (outputs, new_state, new_rng)`` for ``fn`` over ``params``.
+
+    ``pure.input_checks`` holds the host checks the ops registered (:func:`register_input_check`) at its last
+    trace as the outermost step, as ``(input position, check)`` pairs.
+    """
     params = tuple(params)
     ids = {id(p) for p in params}
 
     def pure(state, rng, arrays, rebuild):
         trace = _state.trace
+        outer = trace.compiling == 0
+        saved = trace.step_inputs, trace.input_checks
+        # Only the outermost step's inputs reach the host before a call; nested steps keep in-graph checks.
+        trace.step_inputs = {id(a): i for i, a in enumerate(arrays)} if outer else None
+        trace.input_checks = checks = []
         trace.compiling += 1  # nested Cells trace their construct through the static-graph syntax hook
         try:
             with _scope.StatelessScope(params, state, rng=rng) as scope:
@@ -95,16 +126,20 @@ def make_pure(fn, params):
                 extra = [p for p, _ in scope.updates() if id(p) not in ids]
         finally:
             trace.compiling -= 1
+            trace.step_inputs, trace.input_checks = saved
+        if outer:
+            pure.input_checks[:] = checks
         if extra:
             names = ", ".join(getattr(p, "name", "?") for p in extra[:5])
             raise RuntimeError(f"A compiled function assigned Parameters that are not part of its state ({names}). "
                                f"Make them attributes of the Cell being run.")
         return out, new_state, scope.rng
 
+    pure.input_checks = []  # type: ignore[attr-defined]
     return pure
 
 
-def unshare(params, state):
+def unshare(params: Sequence[Any], state: tuple[Any, ...]) -> tuple[Any, ...]:
     """Copy buffers shared by several Parameters (tied weights), since one buffer cannot be donated twice."""
     if len({id(v) for v in state}) == len(state):
         return state
@@ -129,11 +164,13 @@ def _scan(step):
     return scan
 
 
-def build(name, step, params, arrays, donate=True, sink=False, top_level=True):
+def build(name: str, step: Callable[..., Any], params: Sequence[Any], arrays: Sequence[Any], donate: bool = True,
+          sink: bool = False, top_level: bool = True, input_checks: list[Any] | None = None) -> Entry:
     """Compile ``step(state, rng, arrays)`` (a scan of it over stacked batches when ``sink``) for these inputs.
 
     In a parallel mode the executable gets the shardings of :func:`_plan.plan_step`; else it is a plain
-    ``jax.jit`` with the engine's compiler options. Returns an :class:`Entry`.
+    ``jax.jit`` with the engine's compiler options. ``input_checks``: the step's ``pure.input_checks`` (filled
+    when it is traced). Returns an :class:`Entry`.
     """
     plan = _plan.plan_step(name, params, arrays, step, top_level=top_level, stacked=sink)
     fn = _scan(step) if sink else step
@@ -142,23 +179,29 @@ def build(name, step, params, arrays, donate=True, sink=False, top_level=True):
         jitted = jax.jit(fn, donate_argnums=donate_argnums, compiler_options=_options.compiler_options())
     else:
         jitted = plan.jit(fn, donate_argnums)
-    return Entry(name, jitted, params, plan)
+    return Entry(name, jitted, params, plan, input_checks)
 
 
 class Entry:
     """One compiled executable of a step, and how to call it."""
-    __slots__ = ("name", "jitted", "params", "plan", "inline")
+    __slots__ = ("name", "jitted", "params", "plan", "inline", "input_checks", "traced")
 
-    def __init__(self, name, jitted, params, plan=None):
+    def __init__(self, name: str, jitted: Any, params: Sequence[Any], plan: _plan.Plan | None = None,
+                 input_checks: list[Any] | None = None) -> None:
         self.name, self.jitted, self.params, self.plan = name, jitted, params, plan
-        self.inline = None if plan is None else False  # whether calls get their inputs ready (_host_memory)
+        self.input_checks = input_checks  # [(input position, check(host array))], see register_input_check
+        self.traced = input_checks is None  # (traced before the first call, so its checks run before it too)
+        # whether calls get their inputs ready (_host_memory); None until the first call decides
+        self.inline: bool | None = None if plan is None else False
 
-    def place_state(self, state, rng):
+    def place_state(self, state: Any, rng: Any) -> tuple[Any, Any]:
         """The state and key where the executable expects them (the plan's shardings; as they are alone)."""
         return (state, rng) if self.plan is None else self.plan.place_state(state, rng)
 
-    def __call__(self, state, rng, arrays):
+    def __call__(self, state: Any, rng: Any, arrays: Any) -> tuple[Any, Any, Any]:
         """``(outputs, new_state, new_rng)``; ``state`` is donated. Errors are explained (see :func:`explain`)."""
+        if self.input_checks is not None:
+            self._check_inputs(state, rng, arrays)
         if self.inline:
             state, rng, arrays = _host_memory.ready((state, rng, arrays))
         try:
@@ -176,11 +219,25 @@ class Entry:
                                                                                       arrays).compile())
         return out, new_state, new_rng
 
-    def lower(self, state, rng, arrays):
+    def _check_inputs(self, state: Any, rng: Any, arrays: Any) -> None:
+        """Run the ops' host checks on the inputs (tracing the step first, once, to learn them)."""
+        if any(isinstance(a, jax.core.Tracer) for a in arrays):
+            return  # called while an outer step is traced: its ops checked in the graph
+        if not self.traced:
+            try:
+                self.lower(state, rng, arrays)  # jit keeps this trace for the call that follows
+            except Exception as e:
+                raise explain(e, self.name) from None
+        for position, check in self.input_checks or ():
+            check(np.asarray(arrays[position]))
+
+    def lower(self, state: Any, rng: Any, arrays: Any) -> Any:
         """The ``jax.stages.Lowered`` computation for these inputs."""
         if self.plan is not None:
             state, rng, arrays = self.plan.place(state, rng, arrays)
-        return self.jitted.lower(state, rng, arrays)
+        lowered = self.jitted.lower(state, rng, arrays)
+        self.traced = True
+        return lowered
 
 
 def _user_frame(tb):
@@ -193,7 +250,7 @@ def _user_frame(tb):
     return frames[-1] if frames else None
 
 
-def explain(e, name):
+def explain(e: Exception, name: str) -> Exception:
     """Turn tracing errors about Python control flow on tensor values into a message naming the line."""
     tracer_errors = (jax.errors.TracerBoolConversionError, jax.errors.ConcretizationTypeError,
                      jax.errors.TracerIntegerConversionError)
@@ -202,7 +259,8 @@ def explain(e, name):
         # Our own errors (a layer's shape check, say) need no note about JAX's hidden frames.
         notes = getattr(e, "__notes__", None)
         if notes and not type(e).__module__.startswith("jax"):
-            e.__notes__ = [n for n in notes if "JAX has removed its internal frames" not in n]
+            # setattr: typeshed declares __notes__ from Python 3.11 on, and JAX may set it on 3.10 too
+            setattr(e, "__notes__", [n for n in notes if "JAX has removed its internal frames" not in n])  # noqa: B010
         return e
     fr = _user_frame(e.__traceback__)
     where = f'File "{fr.filename}", line {fr.lineno}, in {fr.name}:\n    {fr.line}\n' if fr else ""

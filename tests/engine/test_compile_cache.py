@@ -1,4 +1,5 @@
-"""``set_context(enable_compile_cache=True, compile_cache_path=...)``: a second process loads the compiled step.
+"""``set_context(enable_compile_cache=True, compile_cache_path=...)``: a second process loads the compiled step
+(a ``Model.train`` step with the sparse cross-entropy, and a Cell call).
 
 Each run is a fresh interpreter (JAX's cache is per process): the first one writes executables under
 ``<path>/rank_0/``, the second, with the same setting, finds them (JAX counts persistent-cache hits).
@@ -27,6 +28,10 @@ SCRIPT = textwrap.dedent("""
     ms.set_context(mode=ms.GRAPH_MODE, enable_compile_cache=True, compile_cache_path=sys.argv[1])
     ms.set_seed(1)
     net = nn.Dense(4, 3)
+    # the sparse loss checks its labels on the host, so the train step has no callback and can be stored
+    model = ms.Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                     nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    model.train(1, [(np.ones((2, 4), np.float32), np.array([0, 2], np.int32))])
     out = net(ms.Tensor(np.ones((2, 4), np.float32))).asnumpy()
     print("HITS", events.count("cache_hits"), "MISSES", events.count("cache_misses"), "SUM", float(out.sum()))
 """)

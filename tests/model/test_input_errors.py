@@ -75,6 +75,27 @@ def test_model_train_stops_with_the_label_error_not_nan(model_factory, batch_fac
         model.train(1, batches, callbacks=[LossMonitor()])
 
 
+def test_labels_of_a_step_input_are_checked_before_the_step(model_factory, batch_factory):
+    """Labels that enter the step as an input are checked on the host before the call: the bad batch changes no
+    Parameter, training goes on with the next good one, and the executable has no host callback (so the
+    persistent compile cache can store it)."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    model, net, _ = model_factory()
+    batches = batch_factory()
+    model.train(1, batches[:1])
+    runner = next(iter(model._runners.values()))
+    entry = next(iter(runner._cache.values()))
+    assert [pos for pos, _ in entry.input_checks] == [1]
+    hlo = entry.lower(tuple(p._value for p in runner.params), runner.rng, list(batches[0])).as_text()
+    assert "callback" not in hlo
+    before = [p.asnumpy().copy() for p in net.trainable_params()]
+    with pytest.raises(ValueError, match=r"but got label -1 at index 0"):
+        model.train(1, [(batches[1][0], np.full_like(batches[1][1], -1))])
+    assert all(np.array_equal(b, p.asnumpy()) for b, p in zip(before, net.trainable_params()))
+    model.train(1, batches[1:2])
+    assert not all(np.array_equal(b, p.asnumpy()) for b, p in zip(before, net.trainable_params()))
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # optimizers
 # ---------------------------------------------------------------------------------------------------------------

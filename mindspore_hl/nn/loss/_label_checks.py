@@ -7,12 +7,17 @@
   ``ignore_index`` is an error; -num_classes..-1 count from the end, as in MindSpore.
 
 Eagerly the error is a ValueError raised at once. Inside a compiled step the labels are not known while
-compiling: the step checks them when it runs and raises the same message through a host callback (JAX reports
-it as a runtime error whose text holds the message); the callback only runs when a label is out of range.
+compiling. When they are an input of the step (``Model.train``, ``TrainOneStepCell(data, label)``), the check runs
+on the host before each call (``_engine._step.register_input_check``): the same ValueError, before any Parameter
+changes, and an executable the persistent compile cache can store. Labels computed inside the step are checked
+when it runs, through a host callback that raises the same message (JAX reports it as a runtime error whose text
+holds it); the callback only runs when a label is out of range.
 """
 import jax
 import jax.numpy as jnp
 import numpy as np
+
+from ..._engine._step import register_input_check
 
 __all__ = ["check_class_indices"]
 
@@ -37,6 +42,16 @@ def _raise(cell, low, high, ignore_index, where):
     return fail
 
 
+def _host_check(cell, low, high, ignore_index, where):
+    def check(labels):
+        bad = (labels < low) | (labels >= high)
+        if ignore_index is not None:
+            bad &= labels != ignore_index
+        if bad.any():
+            raise ValueError(_message(cell, labels, low, high, ignore_index, where))
+    return check
+
+
 def check_class_indices(cell, labels, num_classes, allow_negative, ignore_index=None):
     """Raise when an integer label array is outside the range ``cell`` accepts.
 
@@ -55,6 +70,8 @@ def check_class_indices(cell, labels, num_classes, allow_negative, ignore_index=
     if ignore_index is not None:
         bad = bad & (labels != ignore_index)
     if isinstance(labels, jax.core.Tracer):
+        if register_input_check(labels, _host_check(cell, low, high, ignore_index, where)):
+            return
         fail = _raise(cell, low, high, ignore_index, where)
         any_bad = jnp.any(bad)
         jax.lax.cond(any_bad, lambda args: jax.debug.callback(fail, *args), lambda args: None, (any_bad, labels))
