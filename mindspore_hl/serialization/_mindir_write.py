@@ -246,6 +246,22 @@ def _relu(r: _Recorder, x, inplace=False):
     return r.node("ReLU", [r.tensor(x, "relu")], _abstract(x), instance_name="relu")
 
 
+def _gelu(r: _Recorder, x, approximate="none"):
+    """tanh form: MindSpore's GeLU primitive; exact form: as real MindSpore exports ``ops.gelu``,
+    x * (erf(x / sqrt(2)) + 1) * 0.5 with 0-d constants of x's dtype."""
+    abstract = _abstract(x)
+    xv = r.tensor(x, "gelu")
+    if approximate == "tanh":
+        return r.node("GeLU", [xv], abstract)
+
+    def const(v: float) -> _Value:
+        return r.const_tensor(np.asarray(v, dtype=abstract[1]))
+
+    y = r.node("Erf", [r.node("Div", [xv, const(math.sqrt(2.0))], abstract)], abstract)
+    y = r.node("Mul", [xv, r.node("Add", [y, const(1.0)], abstract)], abstract)
+    return r.node("Mul", [y, const(0.5)], abstract)
+
+
 def _max_pool2d(r: _Recorder, x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
                 ceil_mode=False, *, pad_mode="pad", data_format="NCHW"):
     if return_indices or ceil_mode or _two(dilation) != (1, 1) or (pad_mode == "pad" and _two(padding) != (0, 0)):
@@ -368,7 +384,7 @@ _EMITTERS: dict[str, Callable[..., Any]] = {
     "transpose": _transpose, "mean": _mean, "matmul": _matmul, "split": _split, "bias_add": lambda r, x, b: _bias_add(
         r, r.tensor(x, "bias_add"), b),
     "add": _binary("Add"), "sub": _binary("Sub"), "mul": _binary("Mul"), "div": _binary("Div"),
-    "sigmoid": _unary("Sigmoid"), "tanh": _unary("Tanh"),
+    "sigmoid": _unary("Sigmoid"), "tanh": _unary("Tanh"), "gelu": _gelu,
 }
 EXPORTABLE_OPS = frozenset(_EMITTERS)
 

@@ -9,12 +9,18 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import jax.numpy as jnp
 import numpy as np
 
 from ..common.tensor import Tensor, to_array, wrap
 from ._atomic import atomic_open
 
 __all__ = ["export_onnx"]
+
+# jax2onnx replaces ``jnp.shape`` while it converts (its version returns an array, for shapes computed in the
+# graph); mindspore_hl's ops read static shapes with ``jnp.shape`` and compare them in Python, so the network runs
+# with the original.
+_JNP_SHAPE = jnp.shape
 
 
 def _plain(out: Any) -> Any:
@@ -35,7 +41,12 @@ def export_onnx(net: Any, inputs: tuple[Any, ...], path: str) -> str:
     specs = [("B",) + tuple(a.shape[1:]) for a in arrays]
 
     def forward(*xs):
-        return _plain(net(*[wrap(x) for x in xs]))
+        converting = jnp.shape
+        jnp.shape = _JNP_SHAPE
+        try:
+            return _plain(net(*[wrap(x) for x in xs]))
+        finally:
+            jnp.shape = converting
 
     was_training = net.training
     net.set_train(False)

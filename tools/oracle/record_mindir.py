@@ -1,12 +1,17 @@
 """Record MindIR files that real MindSpore 2.10 exports, with its outputs on them (run with the oracle venv).
 
 Writes ``tests/fixtures/oracle/mindir/<net>.mindir`` and ``mindir.npz`` (inputs and real MindSpore's outputs of
-``nn.GraphCell(load(file))``). Then runs the MindIR files that mindspore_hl exported
-(``tools/oracle/export_mindir_here.py``, ``hl_<net>.mindir``) in real MindSpore and records its outputs on them
-into ``hl_outputs.npz``. The networks are small on purpose (compact fixtures) but use the operations of
+``nn.GraphCell(load(file))``). ModelZoo's ResNet50 (``ms_reference_nets.resnet50``, weights from
+``tests/serialization/mindir_weights.py``) makes a 94 MB file: it is written to ``build/mindir/resnet50.mindir``,
+and only its graph (``resnet50_graph.mindir``, the parameters without their data) and its SHA-256 are kept; the
+test refills the weights from the same seed and checks the hash, so it reads the very bytes real MindSpore wrote.
+Then runs the MindIR files that mindspore_hl exported (``tools/oracle/export_mindir_here.py``, ``hl_<net>.mindir``,
+ResNet50's in ``build/mindir``) in real MindSpore and records its outputs on them and their SHA-256 into
+``hl_outputs.npz``. The networks are small on purpose (compact fixtures) but use the operations of
 ResNet (Conv2D with padding and stride, BatchNorm in eval mode, residual Add, MaxPool, mean pooling, Dense) and of
-a Transformer encoder (MatMul, LayerNorm, Softmax, GELU-free ReLU feed-forward, reshapes and transposes).
+a Transformer encoder (MatMul, LayerNorm, Softmax, ReLU feed-forward, reshapes and transposes).
 """
+import hashlib
 import os
 import pathlib
 import sys
@@ -14,12 +19,17 @@ import sys
 import mindspore as ms
 import numpy as np
 from mindspore import nn, ops
+from mindspore.train.mind_ir_pb2 import ModelProto
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "serialization")]
+from mindir_weights import seeded_value  # noqa: E402
+from ms_reference_nets import resnet50  # noqa: E402
 from oracle import FixtureWriter  # noqa: E402
 
 OUT = ROOT / "tests" / "fixtures" / "oracle" / "mindir"
+LARGE = ROOT / "build" / "mindir"
+RESNET50_SEED = 6
 
 
 class Block(nn.Cell):
@@ -84,6 +94,47 @@ def _seed_weights(net, seed):
         p.set_data(ms.Tensor(value.astype(np.float32)))
 
 
+def _sha256(path):
+    return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
+
+
+def _graph_only(path, out, seed):
+    """Write ``path`` without its parameters' data to ``out``, after checking that refilling the data from
+    ``seeded_value`` and serializing again gives the original bytes (what the test does)."""
+    data = pathlib.Path(path).read_bytes()
+    model = ModelProto()
+    model.ParseFromString(data)
+    prefix = model.graph.name + ":"
+    for t in model.graph.parameter:
+        name = t.name[len(prefix):] if t.name.startswith(prefix) else t.name
+        expected = seeded_value(name, tuple(t.dims), seed).tobytes()
+        assert t.raw_data == expected, f"{name}: the file holds other values than seeded_value gives"
+        t.raw_data = b""
+    pathlib.Path(out).write_bytes(model.SerializeToString())
+    for t in model.graph.parameter:
+        name = t.name[len(prefix):] if t.name.startswith(prefix) else t.name
+        t.raw_data = seeded_value(name, tuple(t.dims), seed).tobytes()
+    assert model.SerializeToString() == data, "re-serializing the refilled graph does not give the original bytes"
+
+
+def _record_resnet50(w):
+    net = resnet50(10)
+    for p in net.get_parameters():
+        p.set_data(ms.Tensor(seeded_value(p.name, tuple(p.shape), RESNET50_SEED)))
+    net.set_train(False)
+    x = np.random.default_rng(12).normal(size=(2, 3, 32, 32)).astype(np.float32)
+    LARGE.mkdir(parents=True, exist_ok=True)
+    path = str(LARGE / "resnet50")
+    ms.export(net, ms.Tensor(x), file_name=path, file_format="MINDIR")
+    out = nn.GraphCell(ms.load(path + ".mindir"))(ms.Tensor(x)).asnumpy()
+    np.testing.assert_allclose(out, net(ms.Tensor(x)).asnumpy(), rtol=1e-5, atol=1e-6)
+    _graph_only(path + ".mindir", OUT / "resnet50_graph.mindir", RESNET50_SEED)
+    w.add("resnet50", inputs={"x0": x}, outputs=[out], seed=RESNET50_SEED, sha256=_sha256(path + ".mindir"),
+          params={p.name: list(p.shape) for p in net.get_parameters()})
+    print("resnet50", os.path.getsize(path + ".mindir"), "bytes; graph only:",
+          os.path.getsize(OUT / "resnet50_graph.mindir"))
+
+
 def main():
     ms.set_context(mode=ms.GRAPH_MODE, device_target="CPU")
     OUT.mkdir(parents=True, exist_ok=True)
@@ -109,13 +160,16 @@ def main():
             w.add(name, inputs={f"x{k}": x for k, x in enumerate(inputs)}, outputs=[out.asnumpy()],
                   params={p.name: list(p.shape) for p in net.get_parameters()})
             print(name, os.path.getsize(path + ".mindir"), "bytes")
+        _record_resnet50(w)
     hl_inputs = OUT / "hl_inputs.npz"
     if hl_inputs.exists():
         with np.load(hl_inputs) as data, FixtureWriter(OUT / "hl_outputs.npz") as w:
             for name in data.files:
-                graph = nn.GraphCell(ms.load(str(OUT / f"hl_{name}.mindir")))
+                path = OUT / f"hl_{name}.mindir"
+                path = path if path.exists() else LARGE / f"hl_{name}.mindir"
+                graph = nn.GraphCell(ms.load(str(path)))
                 out = graph(ms.Tensor(data[name])).asnumpy()
-                w.add(name, inputs={"x": data[name]}, outputs=[out])
+                w.add(name, inputs={"x": data[name]}, outputs=[out], sha256=_sha256(path))
                 print("mindspore_hl's", name, "runs in real MindSpore:", out.shape)
 
 

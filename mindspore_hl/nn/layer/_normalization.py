@@ -110,6 +110,9 @@ class LayerNorm(Cell):
             raise ValueError(f"LayerNorm: input shape {shape} does not fit begin_norm_axis={self.begin_norm_axis}, "
                              f"begin_params_axis={self.begin_params_axis} and "
                              f"normalized_shape={self.normalized_shape}.")
+        if self.begin_norm_axis % nd == nd - len(self.normalized_shape):
+            # The usual case is the functional op (so exporters record it as one LayerNorm).
+            return ops.layer_norm(x, self.normalized_shape, self.gamma, self.beta, self.epsilon)
         return wrap(layer_norm_axes(x._value, self.begin_norm_axis, self.gamma._value, self.beta._value, self.epsilon,
                                     self.begin_params_axis))
 
