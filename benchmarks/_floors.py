@@ -212,12 +212,15 @@ class TorchFloor:
 
     Args:
         name: 'lenet5', 'resnet50' or 'mlp' (with depth/width).
+        autocast_bf16: run the forward and the loss under ``torch.autocast("cpu", dtype=torch.bfloat16)``, PyTorch's
+            CPU mixed precision (weights and the optimizer stay float32).
     """
 
-    def __init__(self, name: str, depth: int = 100, width: int = 128) -> None:
+    def __init__(self, name: str, depth: int = 100, width: int = 128, autocast_bf16: bool = False) -> None:
         import torch
         from torch import nn
         self.torch = torch
+        self.autocast_bf16 = autocast_bf16
         torch.manual_seed(0)
         self.net = {"lenet5": lambda: _torch_lenet(nn), "resnet50": lambda: _torch_resnet50(nn),
                     "mlp": lambda: _torch_mlp(nn, depth, width)}[name]()
@@ -233,7 +236,8 @@ class TorchFloor:
     def step(self, x: Any, y: Any) -> None:
         """One eager train step."""
         self.opt.zero_grad(set_to_none=True)
-        loss = self.loss_fn(self.net(x), y)
+        with self.torch.autocast("cpu", dtype=self.torch.bfloat16, enabled=self.autocast_bf16):
+            loss = self.loss_fn(self.net(x), y)
         loss.backward()
         self.opt.step()
         self.loss = loss

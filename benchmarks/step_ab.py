@@ -26,12 +26,13 @@ import numpy as np
 from .train_throughput import CASES, ms_network
 
 
-def _compiled_step(net_name: str, x: Any, y: Any) -> list[Any]:
-    """(executable, state, rng, inputs) of a fresh network's compiled TrainOneStepCell step."""
+def _compiled_step(net_name: str, x: Any, y: Any, amp_dtype: Any = None) -> list[Any]:
+    """(executable, state, rng, inputs) of a fresh network's compiled TrainOneStepCell step (``amp_dtype``: under
+    ``auto_mixed_precision(net, "O2", dtype=amp_dtype)``)."""
     from mindspore_hl import nn
     from mindspore_hl._jit import split_args
     from mindspore_hl.common import seed
-    net, loss, opt = ms_network(net_name)
+    net, loss, opt = ms_network(net_name, amp_dtype)
     step: Any = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)  # (its _compiled / training are dynamic)
     step(x, y).asnumpy()
     (entry,) = step._compiled._cache.values()
@@ -46,6 +47,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--switch", required=True, help="module:ATTRIBUTE read while tracing")
     parser.add_argument("--values", required=True, help="comma-separated string values of the switch")
     parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--amp-dtype", default=None, choices=["bfloat16", "float16"],
+                        help="train the network under auto_mixed_precision O2 with this dtype")
     parser.add_argument("--steps", type=int, default=None, help="steps per round (default: the case's)")
     args = parser.parse_args(argv)
     import mindspore_hl as ms
@@ -62,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
     for v in values:
         setattr(module, attr, v)
         jax.clear_caches()
-        runs[v] = _compiled_step(net_name, x, y)
+        runs[v] = _compiled_step(net_name, x, y, getattr(ms, args.amp_dtype) if args.amp_dtype else None)
     times: dict[str, list[float]] = {v: [] for v in values}
     for r in range(args.rounds):
         for v in values[r % len(values):] + values[:r % len(values)]:

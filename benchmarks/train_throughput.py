@@ -9,6 +9,10 @@ Momentum(0.01, 0.9) on in-memory random batches (the data pipeline is ``benchmar
 * ``model``: ``Model.train(1, batches)`` in GRAPH_MODE (one epoch = one timed round; NumPy batches, as a dataset
   iterator with ``output_numpy=True`` gives them); ``model_sink``: the same with ``dataset_sink_mode=True``;
 * ``train_one_step``: ``TrainOneStepCell(WithLossCell(net, loss), opt)(x, y)`` in GRAPH_MODE on Tensors;
+* ``model_bf16``: ``Model.train`` of the network under ``amp.auto_mixed_precision(net, "O2", dtype=bfloat16)``
+  (BatchNorm and the loss in float32, float32 master weights); ``torch_bf16``: PyTorch eager under
+  ``torch.autocast("cpu", dtype=torch.bfloat16)``, all cores. ``vs_fp32`` is ``model``'s time over
+  ``model_bf16``'s, ``vs_torch_bf16`` ``torch_bf16``'s over ``model_bf16``'s;
 * ``jax_floor``: the same network hand-written in JAX, NHWC (``benchmarks/_floors.py``), one jitted step;
 * ``torch`` / ``torch_1t``: PyTorch eager with all cores / one thread (skipped when torch is not installed);
   ``vs_torch`` compares with the faster of the two in each round (on a busy 2-core machine one thread wins).
@@ -46,8 +50,9 @@ CASES = {  # name: (network, batch, input shape, steps per round)
 MS210_GRAPH = {"lenet5-32": 188.0, "lenet5-256": 284.0}  # real MindSpore 2.10 GRAPH_MODE samples/s (issue 9)
 
 
-def ms_network(name: str) -> tuple[Any, Any, Any]:
-    """A freshly initialised (seed 1) ModelZoo network, its loss and optimizer."""
+def ms_network(name: str, amp_dtype: Any = None) -> tuple[Any, Any, Any]:
+    """A freshly initialised (seed 1) ModelZoo network, its loss and optimizer (``amp_dtype``: the network under
+    ``auto_mixed_precision(net, "O2", dtype=amp_dtype)``)."""
     import mindspore_hl as ms
     from mindspore_hl import nn
     ms.set_seed(1)
@@ -59,8 +64,10 @@ def ms_network(name: str) -> tuple[Any, Any, Any]:
         from model_zoo.resnet.src.resnet import resnet50
         net = resnet50(10)
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    return net, loss, nn.Momentum(  # type: ignore[attr-defined]  # (nn's names are not static)
-        net.trainable_params(), _floors.LR, _floors.MOMENTUM)
+    opt = nn.Momentum(net.trainable_params(), _floors.LR, _floors.MOMENTUM)  # type: ignore[attr-defined]
+    if amp_dtype is not None:
+        net = ms.amp.auto_mixed_precision(net, "O2", dtype=amp_dtype)
+    return net, loss, opt
 
 
 def _xla_mb(compiled: Any) -> float:
@@ -167,8 +174,8 @@ class JaxFloorConfig:
 class TorchConfig:
     """PyTorch eager on NCHW tensors (converted once, outside the timing), with ``threads`` intra-op threads."""
 
-    def __init__(self, name: str, batches: _Batches, threads: int) -> None:
-        self.floor = _floors.TorchFloor(name)
+    def __init__(self, name: str, batches: _Batches, threads: int, autocast_bf16: bool = False) -> None:
+        self.floor = _floors.TorchFloor(name, autocast_bf16=autocast_bf16)
         self.threads = threads
         self.floor.torch.set_num_threads(threads)
         self.batches = [self.floor.convert(x, y) for x, y in batches]
@@ -236,6 +243,12 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
             base = built.get("model")  # the same Model: sink mode on CPU reuses the per-step executable
             shared = base.model if isinstance(base, ModelConfig) else None
             built[name] = ModelConfig(make, batches, sink=True, model=shared)
+        elif name == "model_bf16":
+            built[name] = ModelConfig(lambda: ms_network(net_name, ms.bfloat16), batches)
+        elif name == "torch_bf16":  # as "torch": all cores and one thread, the faster of the two in each round
+            built[name] = TorchConfig(net_name, batches, os.cpu_count() or 1, autocast_bf16=True)
+            if (os.cpu_count() or 1) > 1:
+                built["torch_bf16_1t"] = TorchConfig(net_name, batches, 1, autocast_bf16=True)
         elif name == "train_one_step":
             built[name] = TrainOneStepConfig(make, batches)
         elif name == "jax_floor":
@@ -257,8 +270,9 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
         for cfg in built.values():
             getattr(cfg, "close", lambda: None)()
     med = {name: float(np.median(t)) for name, t in times.items()}
-    if "torch_1t" in times:  # the PyTorch floor of a round is its faster thread setting
-        times["torch_best"] = list(np.minimum(times["torch"], times["torch_1t"]))
+    for family in ("torch", "torch_bf16"):  # the PyTorch floor of a round is its faster thread setting
+        if f"{family}_1t" in times:
+            times[f"{family}_best"] = [float(t) for t in np.minimum(times[family], times[f"{family}_1t"])]
     result: dict[str, Any] = {"case": case, "batch": batch, "input": list(shape), "steps_per_round": steps,
                               "rounds": rounds, "configs": {}}
     for name, cfg in built.items():
@@ -270,6 +284,11 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
             family = "jax_floor" if key == "vs_jax_floor" else "torch"  # no ratio of a floor to itself
             if floor in times and not name.startswith(family):
                 entry[key] = round(float(np.median(np.array(times[floor]) / np.array(times[name]))), 3)
+        if name == "model_bf16":
+            torch_bf16 = "torch_bf16_best" if "torch_bf16_best" in times else "torch_bf16"
+            for key, ref in (("vs_fp32", "model"), ("vs_torch_bf16", torch_bf16)):
+                if ref in times:
+                    entry[key] = round(float(np.median(np.array(times[ref]) / np.array(times[name]))), 3)
         if case in MS210_GRAPH:
             entry["vs_ms210"] = round(batch / med[name] / MS210_GRAPH[case], 1)
         result["configs"][name] = entry
@@ -279,7 +298,7 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
 def print_table(results: list[dict[str, Any]]) -> None:
     """The results of :func:`run_case` as a text table."""
     print(f"{'case':<13} {'config':<15} {'ms/step':>9} {'samples/s':>10} {'vs jax':>7} {'vs torch':>8} "
-          f"{'own proc':>8} {'vs ms2.10':>9} {'compile s':>9} {'xla MB':>7}")
+          f"{'own proc':>8} {'vs ms2.10':>9} {'compile s':>9} {'xla MB':>7} {'vs fp32':>7} {'vs t-bf16':>9}")
     for res in results:
         for name, e in res["configs"].items():
             def cell(key: str, width: int, fmt: str = "{:.3f}", e: dict[str, Any] = e) -> str:
@@ -288,7 +307,8 @@ def print_table(results: list[dict[str, Any]]) -> None:
             print(f"{res['case']:<13} {name:<15} {e['ms_per_step']:>9.2f} {e['samples_per_s']:>10.1f} "
                   f"{cell('vs_jax_floor', 7)} {cell('vs_torch', 8)} {cell('vs_torch_own', 8)} "
                   f"{cell('vs_ms210', 9, '{:.1f}')} "
-                  f"{e['compile_s']:>9.2f} {cell('xla_mb', 7, '{:.1f}')}")
+                  f"{e['compile_s']:>9.2f} {cell('xla_mb', 7, '{:.1f}')} {cell('vs_fp32', 7)} "
+                  f"{cell('vs_torch_bf16', 9)}")
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
@@ -297,7 +317,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--rounds", type=int, default=5, help="interleaved timed rounds per configuration")
     parser.add_argument("--steps", type=int, default=None, help="steps per round (default: per case)")
     parser.add_argument("--configs", nargs="+", default=None,
-                        choices=["model", "model_sink", "train_one_step", "jax_floor", "torch"])
+                        choices=["model", "model_sink", "train_one_step", "jax_floor", "torch", "model_bf16",
+                                 "torch_bf16"])
     args = parser.parse_args(argv)
     results = [run_case(case, args.rounds, args.steps, args.configs) for case in args.cases]
     print(json.dumps({"benchmark": "train_throughput", "device": str(jax.devices()[0]), "cpu_count": os.cpu_count(),

@@ -39,15 +39,22 @@ from .amp import FixedLossScaleManager, DynamicLossScaleManager, LossScaleManage
 from .parallel import (ParallelMode, set_auto_parallel_context, get_auto_parallel_context,  # noqa: E402
                        reset_auto_parallel_context)
 from . import _compat  # noqa: E402,F401  (registers mindspore-style module paths)
+from ._lazy import lazy_names as _lazy_names  # noqa: E402
 from .common._tensor_api import *  # noqa: E402,F401,F403  (from_numpy, manual_seed, JitConfig, dtype aliases)
 from .metrics import (Accuracy, MAE, MSE, Precision, Recall, Fbeta, F1, Dice, ROC, auc,  # noqa: E402
                       TopKCategoricalAccuracy, Top1CategoricalAccuracy, Top5CategoricalAccuracy, Loss, Perplexity,
                       ConfusionMatrix, Metric, names, get_metric_fn, rearrange_inputs)
+from .metrics import (BleuScore, CosineSimilarity, HausdorffDistance, MeanSurfaceDistance,  # noqa: E402
+                      RootMeanSquareDistance, ConfusionMatrixMetric, OcclusionSensitivity)
+from ._device_utils import *  # noqa: E402,F401,F403  (memory, synchronize, Stream, Event)
+from ._toplevel_misc import *  # noqa: E402,F401,F403  (type objects, float8, Generator, frombuffer, run_check)
+from .train import (ckpt_to_safetensors, safetensors_to_ckpt, load_checkpoint_async, async_ckpt_thread_status,  # noqa: E402
+                    load_segmented_checkpoints, merge_sliced_parameter, load_mindir, save_mindir, DatasetHelper,
+                    connect_network_with_dataset, data_sink, recompute)
+from .parallel import shard  # noqa: E402
 
 __version__ = "0.1.0"
 
 
-def __getattr__(name):
-    if name == "SummaryRecord":  # loads tensorboardX (and with it PyTorch, when installed) on first use
-        return summary.SummaryRecord
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# SummaryRecord loads tensorboardX (and with it PyTorch, when installed) on first use: see _lazy
+__getattr__ = _lazy_names(__name__, {"SummaryRecord": "mindspore_hl.summary._record"})

@@ -1,51 +1,56 @@
-"""MindSpore-style module paths, registered in one place (``mindspore.context``, ``mindspore.ops.operations`` ...).
+"""MindSpore's legacy module paths, in one table (``mindspore.train.callback``, ``mindspore.ops.operations`` ...).
 
-Each alias is a real module object holding the same classes and functions as its modern home, so
-``from mindspore_hl.ops import operations as P`` gives ``P.Mul is ops.Mul``.
+Old scripts (ModelZoo, MindSpore 1.x tutorials) import modules that MindSpore 2.x moved or merged. Each path in
+``LEGACY_PATHS`` is registered in ``sys.modules`` (and as an attribute of its parent package) when
+``mindspore_hl`` is imported, so ``import``, ``from ... import`` and attribute access all work, and give the same
+objects as the modern home: ``from mindspore_hl.ops import operations as P`` gives ``P.Mul is ops.Mul``.
+
+A table entry is either the name of the module the legacy path stands for (the same module object is registered
+under both names), or a function returning the names of a module that MindSpore assembles from several places
+(``ops.operations``, ``ops.functional``): a namespace module holding exactly those names is registered.
 """
+from __future__ import annotations
+
 import functools
 import importlib
 import sys
 import types
+from collections.abc import Callable
+from typing import Any
+
+from . import ops
+from .common import dtype as mstype
+from .common.tensor import Tensor, to_array
 
 _PKG = __name__.rsplit(".", 1)[0]
 
 
-def _alias(name, target, attrs=None):
-    """Make ``mindspore_hl.<name>`` importable as ``target`` (a module path or a namespace of attrs)."""
-    full = f"{_PKG}.{name}"
-    if full in sys.modules:
-        return sys.modules[full]
-    if attrs is None:
-        mod = importlib.import_module(f"{_PKG}.{target}")
-    else:
-        mod = types.ModuleType(full, f"Compatibility alias: MindSpore's {name.replace('_', '.')} ({target}).")
-        for k, v in attrs.items():
-            setattr(mod, k, v)
-        mod.__all__ = sorted(k for k in attrs if not k.startswith("_"))
-    sys.modules[full] = mod
-    parent_name, _, child = full.rpartition(".")
-    setattr(sys.modules[parent_name], child, mod)
-    return mod
-
-
-def _names(module_name):
+def _names(module_name: str) -> dict[str, Any]:
     mod = importlib.import_module(f"{_PKG}.{module_name}")
     return {k: getattr(mod, k) for k in mod.__all__}
 
 
-def _ops_namespaces():
-    from . import ops
-    from .common import dtype as mstype
-    from .common.tensor import Tensor, to_array
+def _primitives() -> dict[str, Any]:
+    """``mindspore.ops.operations`` (``P``): the Primitive classes."""
+    return {**_names("ops._primitives"), **_names("ops._primitives_nn"), **_names("ops._primitives_misc")}
 
-    prims = {**_names("ops._primitives"), **_names("ops._primitives_nn"), **_names("ops._primitives_misc")}
-    functional = {k: getattr(ops, k) for k in ops.__all__ if k not in prims}
 
-    def _dtype(x):
-        return x.dtype if isinstance(x, Tensor) else mstype.from_numpy(to_array(x).dtype)
+def _primitive_base() -> dict[str, Any]:
+    """``mindspore.ops.primitive``: the bases and decorators for writing Primitives."""
+    prims = _primitives()
+    return {k: prims[k] for k in ("Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register",
+                                  "constexpr")}
 
-    functional.update({
+
+def _dtype(x: Any) -> mstype.Type:
+    return x.dtype if isinstance(x, Tensor) else mstype.from_numpy(to_array(x).dtype)
+
+
+def _functional() -> dict[str, Any]:
+    """``mindspore.ops.functional`` (``F``): the functional ops, plus the 1.x names old scripts still call."""
+    prims = _primitives()
+    names = {k: getattr(ops, k) for k in ops.__all__ if k not in prims}
+    names.update({
         "tensor_add": ops.add, "tensor_sub": ops.sub, "tensor_mul": ops.mul, "tensor_div": ops.div,
         "tensor_pow": ops.pow, "tensor_floordiv": ops.floor_div, "tensor_mod": ops.floor_mod,
         "tensor_gt": ops.gt, "tensor_ge": ops.ge, "tensor_lt": ops.lt, "tensor_le": ops.le,
@@ -55,37 +60,65 @@ def _ops_namespaces():
         "reduce_sum": lambda x, axis=(), keep_dims=False: ops.sum(x, axis, keep_dims),
         "reduce_mean": ops.mean,
     })
-    composite = {"GradOperation": ops.GradOperation, "MultitypeFuncGraph": ops.MultitypeFuncGraph,
-                 "HyperMap": ops.HyperMap, "Map": ops.Map, "clip_by_value": ops.clip_by_value,
-                 "clip_by_global_norm": ops.clip_by_global_norm, "grad": ops.grad,
-                 "value_and_grad": ops.value_and_grad, "vjp": ops.vjp, "jvp": ops.jvp, "vmap": ops.vmap,
-                 "partial": functools.partial}
-    return prims, functional, composite
+    return names
 
 
-_prims, _functional, _composite = _ops_namespaces()
-_alias("ops.operations", "ops._primitives", _prims)
-_alias("ops.functional", "ops (functional)", _functional)
-_alias("ops.function", "ops (functional)", _functional)
-_alias("ops.composite", "ops._composite", _composite)
-_alias("ops.primitive", "ops._primitives", {k: _prims[k] for k in ("Primitive", "PrimitiveWithInfer",
-                                                                   "PrimitiveWithCheck", "prim_attr_register",
-                                                                   "constexpr")})
-_alias("common.dtype", "common.dtype")
-_alias("common.initializer", "common.initializer")
-_alias("common.api", "_jit", {"jit": importlib.import_module(f"{_PKG}._jit").jit,
-                              "jit_class": importlib.import_module(f"{_PKG}._jit").jit_class})
-_alias("context", "context")
-_alias("nn.metrics", "metrics")
+def _composite() -> dict[str, Any]:
+    """``mindspore.ops.composite`` (``C``): gradient transformations and the multitype helpers."""
+    return {"GradOperation": ops.GradOperation, "MultitypeFuncGraph": ops.MultitypeFuncGraph,
+            "HyperMap": ops.HyperMap, "Map": ops.Map, "clip_by_value": ops.clip_by_value,
+            "clip_by_global_norm": ops.clip_by_global_norm, "grad": ops.grad,
+            "value_and_grad": ops.value_and_grad, "vjp": ops.vjp, "jvp": ops.jvp, "vmap": ops.vmap,
+            "partial": functools.partial}
 
 
-def _context_parallel_names():
-    """ModelZoo writes ``from mindspore.context import ParallelMode, set_auto_parallel_context``."""
-    ctx = sys.modules[f"{_PKG}.context"]
-    par = importlib.import_module(f"{_PKG}.parallel")
-    for name in ("ParallelMode", "set_auto_parallel_context", "get_auto_parallel_context",
-                 "reset_auto_parallel_context"):
-        setattr(ctx, name, getattr(par, name))
+# legacy path -> the module it stands for, or a function giving its names (paths relative to mindspore_hl;
+# an entry may name an earlier one).
+LEGACY_PATHS: dict[str, str | Callable[[], dict[str, Any]]] = {
+    # mindspore.train's 1.x submodules, merged into mindspore.train in 2.x
+    "train.callback": "callbacks",
+    "train.metrics": "metrics",
+    "train.model": "model",
+    "train.amp": "amp",
+    "train.loss_scale_manager": "amp",
+    "train.serialization": "serialization",
+    "train.summary": "summary",
+    "nn.metrics": "metrics",
+    # the c_/py_transforms split of MindSpore 1.x datasets (one set of transforms in 2.x)
+    "dataset.transforms.c_transforms": "dataset.transforms",
+    "dataset.transforms.py_transforms": "dataset.transforms",
+    "dataset.vision.c_transforms": "dataset.vision",
+    "dataset.vision.py_transforms": "dataset.vision",
+    "dataset.vision.utils": "dataset.vision._utils",
+    # ops namespaces that MindSpore assembles from several modules
+    "ops.operations": _primitives,
+    "ops.functional": _functional,
+    "ops.function": "ops.functional",
+    "ops.composite": _composite,
+    "ops.primitive": _primitive_base,
+    "common.api": "_jit",
+    "communication.management": "communication._management",
+    # the parallel engine's parts under their former home (mindspore_hl.parallel)
+    "parallel._context": "_engine._parallel_context",
+    "parallel._layout": "_engine._layout",
+    "parallel._plan": "_engine._plan",
+    "parallel._auto": "_engine._auto",
+}
 
 
-_context_parallel_names()
+def _install(path: str, target: str | Callable[[], dict[str, Any]]) -> None:
+    full = f"{_PKG}.{path}"
+    if isinstance(target, str):
+        module = importlib.import_module(f"{_PKG}.{target}")
+    else:
+        names = target()
+        module = types.ModuleType(full, f"MindSpore's ``{path}`` namespace: {target.__doc__}")
+        module.__dict__.update(names)
+        module.__dict__["__all__"] = sorted(k for k in names if not k.startswith("_"))
+    sys.modules[full] = module
+    parent, _, child = full.rpartition(".")
+    setattr(importlib.import_module(parent), child, module)
+
+
+for _path, _target in LEGACY_PATHS.items():
+    _install(_path, _target)

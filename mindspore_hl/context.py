@@ -11,6 +11,12 @@ import jax
 
 from . import _host_memory
 from ._engine import _cache, _state
+from ._engine._parallel_context import (  # noqa: F401  (MindSpore's context module also exposes these)
+    ParallelMode,
+    get_auto_parallel_context,
+    reset_auto_parallel_context,
+    set_auto_parallel_context,
+)
 from .backends import backend_for_platform, get_backend
 
 GRAPH_MODE = 0

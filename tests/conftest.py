@@ -47,3 +47,16 @@ def datasets_dir():
     if not DATASETS.exists():
         pytest.skip(f"datasets not found at {DATASETS}")
     return DATASETS
+
+
+_SLOW_LIST = pathlib.Path(__file__).parent / "slow_tests.txt"
+_SLOW_IDS = frozenset(line.strip() for line in _SLOW_LIST.read_text().splitlines()
+                      if line.strip() and not line.startswith("#"))
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by mark
+def pytest_collection_modifyitems(config, items):
+    """Mark the measured-slow tests of ``tests/slow_tests.txt`` ``slow`` (parametrized cases included)."""
+    for item in items:
+        if item.nodeid in _SLOW_IDS:
+            item.add_marker(pytest.mark.slow)

@@ -15,7 +15,11 @@ the bytes each device communicates per step. The search:
 Layers are the parameters that share a Cell (``fc1.weight`` + ``fc1.bias``); optimizer slots follow their
 weight (``moments.fc1.weight``). Layouts the user set (``Cell.shard``, ``Parameter.sharding``) stay fixed.
 """
+from __future__ import annotations
+
 import re
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import jax
 import numpy as np
@@ -25,7 +29,7 @@ from . import _parallel_context as _context
 
 __all__ = ["search", "last_strategy"]
 
-_last = [None]
+_last: list[Report | None] = [None]
 _COLLECTIVE = re.compile(r"=\s*(.*?)\s(all-reduce|all-gather|reduce-scatter|all-to-all|collective-permute)"
                          r"(?:-start)?\(")
 _SHAPE = re.compile(r"\b(pred|[suf](?:8|16|32|64)|bf16|c64|c128)\[([0-9,]*)\]")
@@ -33,7 +37,7 @@ _BYTES = {"pred": 1, "s8": 1, "u8": 1, "s16": 2, "u16": 2, "f16": 2, "bf16": 2, 
           "s64": 8, "u64": 8, "f64": 8, "c64": 8, "c128": 16}
 
 
-def communication_bytes(hlo_text):
+def communication_bytes(hlo_text: str) -> int:
     """Bytes produced by the collective instructions of a compiled HLO module (per device)."""
     total = 0
     for line in hlo_text.splitlines():
@@ -48,7 +52,7 @@ def communication_bytes(hlo_text):
 class Cost:
     """One compiled candidate: per-device memory, communication and FLOPs."""
 
-    def __init__(self, label, model, chosen, memory, comm, flops):
+    def __init__(self, label: str, model: int, chosen: dict[str, Any], memory: int, comm: int, flops: float) -> None:
         self.label, self.model, self.chosen = label, model, chosen
         self.memory, self.comm, self.flops = memory, comm, flops
 
@@ -93,7 +97,7 @@ def _layers(params):
     slots = _layout.optimizer_slots(params)
     weights = [p for p in params if p.requires_grad and len(p.shape) >= 2 and p.name not in fixed
                and p.name not in slots]
-    groups = {}
+    groups: dict[str, list[Any]] = {}
     for p in params:
         groups.setdefault(p.name.rsplit(".", 1)[0] if "." in p.name else p.name, []).append(p)
     layers = []
@@ -121,7 +125,9 @@ def _options(weight, siblings, m):
     return out
 
 
-def search(name, params, arrays, shapes, step, n, budget, fixed_model=1, make_plan=None):
+def search(name: str, params: Sequence[Any], arrays: Sequence[Any], shapes: Sequence[tuple[int, ...]],
+           step: Callable[..., Any], n: int, budget: int | None, fixed_model: int = 1,
+           make_plan: Any = None) -> tuple[int, dict[str, Any], Report]:
     """Pick ``(model_axis_size, {parameter name: PartitionSpec}, report)`` for a step (see module docstring).
 
     ``fixed_model`` > 1: the user's layouts (Cell.shard / Parameter.sharding) need that model-axis size, so
@@ -189,7 +195,8 @@ def _mb(b):
 class Report:
     """What AUTO_PARALLEL chose and why: printed when the step compiles, kept by ``last_strategy()``."""
 
-    def __init__(self, name, n, budget, base, choice, evaluated, params):
+    def __init__(self, name: str, n: int, budget: int | None, base: Cost, choice: Cost | None,
+                 evaluated: Sequence[Cost], params: Sequence[Any]) -> None:
         self.name, self.devices, self.budget = name, n, budget
         self.evaluated = [(c.label, c.memory, c.comm, c.flops) for c in evaluated]
         self.replicated_memory = base.memory
@@ -197,12 +204,12 @@ class Report:
         self.memory = None if choice is None else choice.memory
         self.communication = None if choice is None else choice.comm
         self.flops = None if choice is None else choice.flops
-        self.layouts = {}
+        self.layouts: dict[str, tuple[Any, ...]] = {}
         if choice is not None:
             specs = _layout.parameter_specs(params, n // choice.model, choice.model, choice.chosen)
             self.layouts = {p.name: tuple(s) for p, s in zip(params, specs) if tuple(s)}
 
-    def text(self):
+    def text(self) -> str:
         budget = "none" if self.budget is None else _mb(self.budget)
         lines = [f"[mindspore_hl AUTO_PARALLEL] '{self.name}' on {self.devices} devices, memory budget {budget} "
                  f"per device; candidates compiled by XLA:"]
@@ -210,7 +217,7 @@ class Report:
             fits = "" if self.budget is None else ("  fits" if mem <= self.budget else "  over budget")
             lines.append(f"  {label:<58} memory {_mb(mem):>10}  comm {_mb(comm):>10}/step  "
                          f"{flops / 1e6:9.2f} MFLOP{fits}")
-        if self.mesh is None:
+        if self.mesh is None or self.flops is None:
             lines.append("  no candidate fits.")
             return "\n".join(lines)
         lines.append(f"  chosen: mesh data={self.mesh[0]} x model={self.mesh[1]}; sharded parameters:"
@@ -226,6 +233,6 @@ class Report:
         return self.text()
 
 
-def last_strategy():
+def last_strategy() -> Report | None:
     """The :class:`Report` of the most recent AUTO_PARALLEL search (mesh, layouts, estimated costs), or None."""
     return _last[0]

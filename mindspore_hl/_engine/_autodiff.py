@@ -10,6 +10,11 @@ In GRAPH_MODE a top-level gradient call is compiled (the forward and backward pa
 through ``_compiled.CompiledFunction``); in a parallel mode a top-level gradient call in PYNATIVE_MODE is an
 eager parallel step (``_compiled.eager_step``).
 """
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -61,7 +66,8 @@ def _leaves(out):
     return jax.tree_util.tree_leaves(out)
 
 
-def linearize(fn, args, positions, weights, has_aux=False):
+def linearize(fn: Callable[..., Any], args: Sequence[Any], positions: Sequence[int], weights: Sequence[Any],
+              has_aux: bool = False) -> tuple[Any, list[Any], Callable[..., Any]]:
     """Run ``fn(*args)`` once; return ``(output, differentiated_leaves, pullback)``.
 
     ``pullback(cotangent_leaves)`` takes one cotangent per leaf of the differentiated output (the first
@@ -75,7 +81,7 @@ def linearize(fn, args, positions, weights, has_aux=False):
                              f"positional argument(s).")
     pos_arrays = [to_array(args[i]) for i in positions]
     w_arrays = [w._value for w in weights]
-    assigned = []
+    assigned: list[Any] = []
 
     def f(pos_vals, w_vals):
         call_args = list(args)
@@ -112,7 +118,8 @@ def linearize(fn, args, positions, weights, has_aux=False):
     return out, leaves[:n_diff], pullback
 
 
-def differentiate(fn, args, positions, weights, has_aux=False, sens=None, sens_scale=None):
+def differentiate(fn: Callable[..., Any], args: Sequence[Any], positions: Sequence[int], weights: Sequence[Any],
+                  has_aux: bool = False, sens: Any = None, sens_scale: Any = None) -> tuple[Any, list[Any], list[Any]]:
     """Core: ``(output, position_grads, weight_grads)`` (grads as arrays) of ``fn(*args)``.
 
     The cotangent is ``sens`` (a Tensor or a tuple matching the differentiated output), or ones scaled by
@@ -147,7 +154,7 @@ def _pack(pos_grads, w_grads, grad_position, weights, return_ids, weight_list):
 def _graph_mode_compiled(impl, name, fn, weights):
     """``impl`` compiled per input signature when ``_mode.should_compile``; in a parallel mode a top-level
     PYNATIVE call is an eager parallel step over ``fn``'s and ``weights``' Parameters; else called directly."""
-    holder = {}
+    holder: dict[str, _compiled.CompiledFunction] = {}
 
     def call(*args):
         if not _mode.should_compile(args):
@@ -168,7 +175,7 @@ def _graph_mode_compiled(impl, name, fn, weights):
 
 def _step_params(fn, weights):
     """The Parameters an eager parallel gradient step puts on the mesh: a Cell's, and the weights."""
-    found = {}
+    found: dict[int, Any] = {}
     if hasattr(fn, "get_parameters"):
         found.update((id(p), p) for p in fn.get_parameters())
     found.update((id(w), w) for w in _weights(weights))
@@ -190,7 +197,8 @@ def _core(fn, positions, weights, has_aux, name, sens_last=False):
     return _graph_mode_compiled(core, f"{name}({getattr(fn, '__name__', type(fn).__name__)})", fn, weights)
 
 
-def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+def value_and_grad(fn: Callable[..., Any], grad_position: int | tuple[int, ...] | None = 0, weights: Any = None,
+                   has_aux: bool = False, return_ids: bool = False) -> Callable[..., Any]:
     """Return a function computing ``(fn(*args), grads)`` with MindSpore's return structure.
 
     Args:
@@ -211,7 +219,8 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
     return wrapper
 
 
-def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+def grad(fn: Callable[..., Any], grad_position: int | tuple[int, ...] | None = 0, weights: Any = None,
+         has_aux: bool = False, return_ids: bool = False) -> Callable[..., Any]:
     """Return a function computing the gradients of ``fn`` (see :func:`value_and_grad` for the structure).
 
     With ``has_aux=True`` it returns ``(grads, aux)`` where ``aux`` is the tuple of the other outputs.
@@ -244,10 +253,10 @@ class GradOperation:
     last call argument is the output sensitivity.
     """
 
-    def __init__(self, get_all=False, get_by_list=False, sens_param=False):
+    def __init__(self, get_all: bool = False, get_by_list: bool = False, sens_param: bool = False) -> None:
         self.get_all, self.get_by_list, self.sens_param = get_all, get_by_list, sens_param
 
-    def __call__(self, fn, weights=None):
+    def __call__(self, fn: Callable[..., Any], weights: Any = None) -> Callable[..., Any]:
         if self.get_by_list and weights is None:
             raise ValueError("GradOperation(get_by_list=True) needs the weights: grad_op(net, ParameterTuple(...)).")
         positions = "all" if self.get_all else ((0,) if not self.get_by_list else ())
@@ -271,7 +280,7 @@ def _split_aux(res):
     return res[1] if len(res) == 2 else tuple(res[1:])
 
 
-def vjp(fn, *inputs, weights=None, has_aux=False):
+def vjp(fn: Callable[..., Any], *inputs: Any, weights: Any = None, has_aux: bool = False) -> tuple[Any, ...]:
     """``(outputs, vjp_fn)`` (``(outputs, vjp_fn, aux)`` with has_aux).
 
     ``vjp_fn(v)`` pulls ``v`` (shaped like ``outputs``) back to a tuple with one gradient per input, or to
@@ -296,7 +305,7 @@ def _as_tuple(x):
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
-def jvp(fn, inputs, v, has_aux=False):
+def jvp(fn: Callable[..., Any], inputs: Any, v: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """``(outputs, jvp_out)`` (``(outputs, jvp_out, aux)`` with has_aux): forward-mode derivative along ``v``."""
     xs = [to_array(x) for x in _as_tuple(inputs)]
     vs = [to_array(t).astype(x.dtype) for t, x in zip(_as_tuple(v), xs)]
@@ -327,7 +336,7 @@ def _jac(kind, fn, grad_position=0, has_aux=False):
     transform = jax.jacfwd if kind == "jacfwd" else jax.jacrev
 
     def wrapper(*args):
-        aux_holder = []
+        aux_holder: list[Any] = []
 
         def f(*pos_vals):
             call = list(args)
@@ -358,17 +367,19 @@ def _jac(kind, fn, grad_position=0, has_aux=False):
     return wrapper
 
 
-def jacfwd(fn, grad_position=0, has_aux=False):
+def jacfwd(fn: Callable[..., Any], grad_position: int | tuple[int, ...] = 0,
+           has_aux: bool = False) -> Callable[..., Any]:
     """The Jacobian of ``fn`` by forward-mode differentiation (``(jac, aux)`` with has_aux)."""
     return _jac("jacfwd", fn, grad_position, has_aux)
 
 
-def jacrev(fn, grad_position=0, has_aux=False):
+def jacrev(fn: Callable[..., Any], grad_position: int | tuple[int, ...] = 0,
+           has_aux: bool = False) -> Callable[..., Any]:
     """The Jacobian of ``fn`` by reverse-mode differentiation (``(jac, aux)`` with has_aux)."""
     return _jac("jacrev", fn, grad_position, has_aux)
 
 
-def vmap(fn, in_axes=0, out_axes=0):
+def vmap(fn: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callable[..., Any]:
     """Vectorise ``fn`` over a batch axis (``in_axes`` per positional input, ``out_axes`` per output)."""
     def fix(axes):
         if isinstance(axes, list):

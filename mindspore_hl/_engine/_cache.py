@@ -6,12 +6,14 @@ later process with the same setting loads the executable instead of compiling it
 the path defaults to the working directory, and the rank id comes from the launcher's environment
 (``MS_NODE_ID`` / ``RANK_ID`` / ``RANK``; 0 for a single process).
 """
+import importlib
 import os
+from types import ModuleType
 
 import jax
 
 try:  # JAX opens its cache once, at the first compile; there is no public way to re-open it elsewhere
-    from jax._src import compilation_cache as _jax_cache
+    _jax_cache: ModuleType | None = importlib.import_module("jax._src.compilation_cache")
 except ImportError:
     _jax_cache = None
 
@@ -35,7 +37,7 @@ def _forget_cache():
         reset()
 
 
-def configure(enabled: bool, path: str = None) -> str:
+def configure(enabled: bool, path: str | None = None) -> str:
     """Turn the persistent compile cache on (into ``path``/rank_<id>) or off; returns the directory ('' if off).
 
     Example:

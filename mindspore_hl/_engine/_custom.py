@@ -3,6 +3,9 @@
 ``custom_bprop(fn, bprop)`` is the mechanism behind ``Cell.bprop``: ``bprop(*inputs, out, dout)`` returns one
 gradient per positional input. It is a ``jax.custom_vjp``, so it composes with ``grad``, ``jit`` and ``vmap``.
 """
+from collections.abc import Callable, Iterable
+from typing import Any
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -19,7 +22,8 @@ def _zero_cotangent(a):
     return np.zeros(np.shape(a), jax.dtypes.float0)
 
 
-def custom_bprop(fn, bprop, params=(), name=None):
+def custom_bprop(fn: Callable[..., Any], bprop: Callable[..., Any], params: Iterable[Any] = (),
+                 name: str | None = None) -> Callable[..., Any]:
     """Return ``fn`` with its backward pass replaced by ``bprop``.
 
     Args:
@@ -88,6 +92,7 @@ def custom_bprop(fn, bprop, params=(), name=None):
         f.defvjp(fwd, bwd)
         return f(tuple(to_array(args[i]) for i in pos), [p._value for p in ps])
 
-    wrapper.__name__ = getattr(fn, "__name__", "custom_bprop")
-    wrapper.__wrapped__ = fn
-    return wrapper
+    wrapped: Any = wrapper  # (a function object takes attributes; the type checker's Callable does not)
+    wrapped.__name__ = getattr(fn, "__name__", "custom_bprop")
+    wrapped.__wrapped__ = fn  # inspect.signature follows it to fn
+    return wrapped

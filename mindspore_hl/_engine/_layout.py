@@ -5,7 +5,11 @@ split count maps to the axes whose sizes multiply to it: 1 -> not split, ``data`
 'model', ``data*model`` -> both. Parameters carry their layout hint in ``Parameter.sharding`` (a strategy
 tuple); ``Cell.shard`` sets those hints and constrains the Cell's inputs and outputs.
 """
+from __future__ import annotations
+
 import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import jax
 from jax.sharding import NamedSharding
@@ -22,7 +26,8 @@ def _is_strategy(s):
     return isinstance(s, tuple) and all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in s)
 
 
-def to_spec(layout, shape, data, model, what, batch_first=False):
+def to_spec(layout: Sequence[int] | None, shape: Sequence[int], data: int, model: int, what: str,
+            batch_first: bool = False) -> P:
     """``PartitionSpec`` for the strategy tuple ``layout`` of an array of ``shape``.
 
     ``batch_first`` prefers the 'data' axis for dimension 0 when data == model (inputs); parameters prefer 'model'.
@@ -37,7 +42,7 @@ def to_spec(layout, shape, data, model, what, batch_first=False):
                         f"{layout!r}.")
     spec = P(*(_axis_for(s, i, data, model, what, layout, batch_first) for i, s in enumerate(layout)))
     sizes = {"data": data, "model": model}
-    used = []
+    used: list[str] = []
     for dim, entry in zip(shape, spec):
         names = () if entry is None else (entry,) if isinstance(entry, str) else tuple(entry)
         parts = 1
@@ -72,10 +77,11 @@ class _Recorder:
     constrain = False
 
     def __init__(self):
-        self.record = []
+        self.record: list[Any] = []
 
 
-def sharded_cells_called(step, params, arrays, shapes):
+def sharded_cells_called(step: Callable[..., Any], params: Sequence[Any], arrays: Sequence[Any],
+                         shapes: Sequence[tuple[int, ...]]) -> list[Any]:
     """The Cells with ``Cell.shard`` layouts that ``step`` calls (found by tracing it abstractly once)."""
     rec, prev = _Recorder(), _state.trace.plan
     _state.trace.plan = rec
@@ -88,7 +94,7 @@ def sharded_cells_called(step, params, arrays, shapes):
     return list({id(c): c for c in rec.record}.values())
 
 
-def model_size_hint(params, cells, n_devices):
+def model_size_hint(params: Sequence[Any], cells: Sequence[Any], n_devices: int) -> int:
     """The model-axis size the layouts ask for: the largest split of a parameter or of a sharded Cell's
     input/output beyond dimension 0 (dimension 0 is the batch, split over 'data')."""
     best = 1
@@ -110,13 +116,14 @@ def model_size_hint(params, cells, n_devices):
     return best
 
 
-def parameter_specs(params, data, model, chosen=None, hints=True):
+def parameter_specs(params: Sequence[Any], data: int, model: int, chosen: dict[str, P] | None = None,
+                    hints: bool = True) -> list[P]:
     """``PartitionSpec`` per parameter: the user's hint, the AUTO choice, the layout of the weight an optimizer
     slot was cloned from (``moments.fc.weight`` follows ``fc.weight``), or replicated.
 
     ``hints=False`` (DATA_PARALLEL) ignores ``Parameter.sharding``, as MindSpore ignores strategies there."""
     chosen = chosen or {}
-    specs = {}
+    specs: dict[str, P] = {}
     for p in params:
         layout = getattr(p, "sharding", None) if hints else None
         if layout is not None:
@@ -124,29 +131,29 @@ def parameter_specs(params, data, model, chosen=None, hints=True):
         elif p.name in chosen:
             specs[p.name] = chosen[p.name]
     slots = optimizer_slots(params)
-    return [specs.get(p.name) or specs.get(slots.get(p.name)) or P() for p in params]
+    return [specs.get(p.name) or (specs.get(slots[p.name]) if p.name in slots else None) or P() for p in params]
 
 
-def optimizer_slots(params):
+def optimizer_slots(params: Sequence[Any]) -> dict[str, str]:
     """``{slot name: weight name}`` for optimizer state cloned from a weight (``moments.fc.weight``).
 
     A name prefix is a slot prefix when every parameter under it is ``<prefix>.<another parameter's name>`` with
     that parameter's shape (MindSpore optimizers name their state so: ``moments``, ``moment1``, ``accum``...).
     """
     shapes = {p.name: tuple(p.shape) for p in params}
-    groups = {}
+    groups: dict[str, list[tuple[str, str, tuple[int, ...]]]] = {}
     for p in params:
         head, _, rest = p.name.partition(".")
         if rest:
             groups.setdefault(head, []).append((p.name, rest, tuple(p.shape)))
-    slots = {}
+    slots: dict[str, str] = {}
     for members in groups.values():
         if all(shapes.get(rest) == shape for _, rest, shape in members):
             slots.update((name, rest) for name, rest, _ in members)
     return slots
 
 
-def batch_spec(shape, data):
+def batch_spec(shape: Sequence[int], data: int) -> P:
     """Inputs are split along dimension 0 over 'data' when it divides; other arrays are replicated."""
     if data > 1 and len(shape) >= 1 and shape[0] % data == 0:
         return P("data")
@@ -154,7 +161,8 @@ def batch_spec(shape, data):
 
 
 # ---- Cell.shard -----------------------------------------------------------------------------------
-def shard_cell(cell, in_strategy, out_strategy=None, parameter_plan=None):
+def shard_cell(cell: Any, in_strategy: Any, out_strategy: Any = None,
+               parameter_plan: dict[str, Any] | None = None) -> Any:
     """Implement ``Cell.shard``: record layouts for the Cell's inputs/outputs and set its parameters' hints."""
     name = type(cell).__name__
     in_strategy = _check_strategies(in_strategy, f"{name}.shard: in_strategy")

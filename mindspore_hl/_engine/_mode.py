@@ -10,6 +10,9 @@ Model's steps all ask this one function.
 parallel mode its batch inputs are split over the devices. Calls inside one (an optimizer's ``@jit`` update
 run from an eager train step) split nothing.
 """
+from collections.abc import Iterable
+from typing import Any
+
 import jax
 import numpy as np
 
@@ -36,12 +39,12 @@ def top_level() -> bool:
     return not _state.trace.scopes and _state.trace.step_depth == 0
 
 
-def has_tracer(args) -> bool:
+def has_tracer(args: Iterable[Any]) -> bool:
     """Whether a JAX tracer (a value being traced by a foreign transformation) is among ``args``."""
     return any(isinstance(getattr(a, "_value", a), jax.core.Tracer) for a in args)
 
 
-def should_compile(args=(), explicit=False) -> bool:
+def should_compile(args: Iterable[Any] = (), explicit: bool = False) -> bool:
     """The rule: GRAPH_MODE (or ``explicit``: an ``ms.jit`` function), not tracing, no traced argument.
 
     A Cell called with a NumPy array runs as called in both modes, as in MindSpore, where ``construct``

@@ -1,5 +1,6 @@
 """The XLA compiler options every compiled step gets (single-device and sharded alike)."""
 import os
+from typing import Any
 
 import jax
 import numpy as np
@@ -11,10 +12,10 @@ __all__ = ["compiler_options"]
 # (LeNet5 train step 1.26x faster at batch 256, ResNet50 unchanged; docs/performance.md). A user's XLA_FLAGS
 # setting of the option wins; a jaxlib that does not know the option gets none.
 _CPU_OPTIONS = {"xla_cpu_experimental_ynn_fusion_type": "LIBRARY_FUSION_TYPE_INDIVIDUAL_DOT,LIBRARY_FUSION_TYPE_REDUCE"}
-_options = []
+_options: list[dict[str, Any] | None] = []
 
 
-def compiler_options():
+def compiler_options() -> dict[str, Any] | None:
     """The XLA compiler options of every compiled step (None off CPU)."""
     if not _options:
         opts = None

@@ -5,6 +5,8 @@ and runs an eager one: STAND_ALONE uses one device; the other modes run one SPMD
 ``Mesh`` with axes ``('data', 'model')`` (see ``_plan``). Changing the context invalidates every compiled step
 built so far. The values live in ``_state.parallel`` (``_state.reset()`` restores the defaults).
 """
+from typing import Any
+
 import jax
 import numpy as np
 from jax.sharding import Mesh
@@ -56,7 +58,7 @@ _DEFAULTS = {
     "group_ckpt_save_file": "",       # recorded
 }
 
-_TYPES = {"device_num": int, "global_rank": int, "gradients_mean": bool, "gradient_fp32_sync": bool,
+_TYPES: dict[str, Any] = {"device_num": int, "global_rank": int, "gradients_mean": bool, "gradient_fp32_sync": bool,
           "loss_repeated_mean": bool, "parallel_mode": str, "search_mode": str, "auto_parallel_search_mode": str,
           "parameter_broadcast": bool, "strategy_ckpt_load_file": str, "strategy_ckpt_save_file": str,
           "strategy_ckpt_config": dict, "full_batch": bool, "dataset_strategy": (str, tuple),
@@ -81,7 +83,7 @@ def _reset():
 _reset()
 
 
-def _check(key, value):
+def _check(key: str, value: Any) -> None:
     typ = _TYPES[key]
     if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
         names = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
@@ -115,7 +117,7 @@ def _check(key, value):
                                   "(set_context(max_device_memory=...)) to shard large weights and their state.")
 
 
-def set_auto_parallel_context(**kwargs):
+def set_auto_parallel_context(**kwargs: Any) -> None:
     """Configure parallel training.
 
     Args:
@@ -147,7 +149,7 @@ def set_auto_parallel_context(**kwargs):
     _invalidate()
 
 
-def get_auto_parallel_context(attr_key):
+def get_auto_parallel_context(attr_key: str) -> Any:
     """The value of one key (``get_auto_parallel_context('parallel_mode')`` -> ``'data_parallel'``)."""
     if attr_key not in _TYPES:
         raise ValueError(f"get_auto_parallel_context: unknown key {attr_key!r}. Known keys: {sorted(_TYPES)}.")
@@ -155,7 +157,7 @@ def get_auto_parallel_context(attr_key):
     return list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
 
 
-def reset_auto_parallel_context():
+def reset_auto_parallel_context() -> None:
     """Restore every key to its default (STAND_ALONE)."""
     _reset()
     _invalidate()
@@ -166,17 +168,17 @@ def _invalidate():
         cf.clear_cache()
 
 
-def mode():
+def mode() -> str:
     """The parallel mode (a ``ParallelMode`` value)."""
     return _ctx["parallel_mode"]
 
 
-def is_parallel():
+def is_parallel() -> bool:
     """Whether steps run on a device mesh (any mode but STAND_ALONE)."""
     return _ctx["parallel_mode"] != ParallelMode.STAND_ALONE
 
 
-def devices():
+def devices() -> list[Any]:
     """The devices of the mesh: every process's devices in process order, or the first ``device_num``."""
     devs = sorted(jax.devices(), key=lambda d: (d.process_index, d.id))
     if not _device_num_set[0]:
@@ -193,7 +195,7 @@ def devices():
     return devs[:n]
 
 
-def mesh(model=1):
+def mesh(model: int = 1) -> Mesh:
     """The ``('data', 'model')`` mesh over ``devices()`` with a model axis of size ``model``."""
     devs = devices()
     if len(devs) % model:
@@ -205,7 +207,7 @@ def mesh(model=1):
     return m
 
 
-def memory_budget():
+def memory_budget() -> int | None:
     """Bytes per device from ``set_context(max_device_memory='2GB')`` ('GB', 'MB', 'KB' or 'B'), or None."""
     value = _state.context.get("max_device_memory")
     if value is None:

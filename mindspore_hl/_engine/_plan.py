@@ -12,7 +12,11 @@ gradients of an eager parallel step) keep their layout, and an inner call (a ``@
 eager parallel step, such as an optimizer's update) splits nothing. With several processes each one feeds its
 own part of the batch (``jax.make_array_from_process_local_data``).
 """
+from __future__ import annotations
+
 import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import jax
 import numpy as np
@@ -30,7 +34,8 @@ __all__ = ["plan_step", "Plan", "active_plan", "on_mesh"]
 class Plan:
     """The layouts of one compiled step: mesh, state/rng/input shardings, and the AUTO_PARALLEL report."""
 
-    def __init__(self, name, mesh, state_specs, input_specs, constrain, local_inputs, report=None):
+    def __init__(self, name: str, mesh: jax.sharding.Mesh, state_specs: Sequence[P], input_specs: Sequence[Any],
+                 constrain: bool, local_inputs: bool, report: Any = None) -> None:
         self.name, self.mesh = name, mesh
         self.data, self.model = mesh.shape["data"], mesh.shape["model"]
         self.state_shardings = tuple(NamedSharding(mesh, s) for s in state_specs)
@@ -40,9 +45,9 @@ class Plan:
         self.local_inputs = local_inputs    # several processes, each feeding its part of the batch
         self.report = report
         self.multi_process = jax.process_count() > 1
-        self.record = None  # (used by the abstract trace that finds sharded Cells)
+        self.record: Any = None  # (used by the abstract trace that finds sharded Cells)
 
-    def jit(self, step, donate_argnums):
+    def jit(self, step: Callable[..., Any], donate_argnums: tuple[int, ...]) -> Any:
         """``jax.jit`` of ``step(state, rng, arrays)`` with this plan's shardings and the engine's options."""
         def sharded_step(state, rng, arrays):
             prev = _state.trace.plan
@@ -58,7 +63,7 @@ class Plan:
         return jax.jit(sharded_step, in_shardings=(self.state_shardings, self.replicated, self.input_shardings),
                        donate_argnums=donate_argnums, compiler_options=_options.compiler_options())
 
-    def place_state(self, state, rng):
+    def place_state(self, state: Sequence[Any], rng: Any) -> tuple[tuple[Any, ...], Any]:
         """The state and key on their shardings (a cheap check once they are there).
 
         Without this the first call would see single-device arrays and the second the step's sharded outputs,
@@ -71,7 +76,7 @@ class Plan:
             rng = put(rng, self.replicated)
         return state, rng
 
-    def place(self, state, rng, arrays):
+    def place(self, state: Sequence[Any], rng: Any, arrays: Sequence[Any]) -> tuple[tuple[Any, ...], Any, list[Any]]:
         """State, key and inputs on the plan's shardings. With several processes, this process's arrays
         become global arrays (its inputs are its part of the global batch)."""
         state, rng = self.place_state(state, rng)
@@ -83,7 +88,7 @@ class Plan:
                       for a, s in zip(arrays, self.input_shardings)]
         return state, rng, arrays
 
-    def explain(self, e):
+    def explain(self, e: Exception) -> Exception:
         """A clear error when a collective failed because another process is gone."""
         if not self.multi_process or not _management.is_peer_failure(e):
             return e
@@ -112,18 +117,19 @@ def _from_local(v, sharding):
     return jax.make_array_from_process_local_data(sharding, host)
 
 
-def active_plan():
+def active_plan() -> Plan | None:
     """The plan of the step being traced, or None (eager code, STAND_ALONE)."""
     return _state.trace.plan
 
 
-def on_mesh(a, mesh):
+def on_mesh(a: Any, mesh: jax.sharding.Mesh) -> bool:
     """Whether ``a`` is already laid out over ``mesh`` (then a step keeps its layout instead of splitting it)."""
     s = getattr(a, "sharding", None)
     return isinstance(a, jax.Array) and isinstance(s, NamedSharding) and s.mesh == mesh
 
 
-def plan_step(name, params, arrays, step, top_level=True, stacked=False):
+def plan_step(name: str, params: Sequence[Any], arrays: Sequence[Any], step: Callable[..., Any], top_level: bool = True,
+              stacked: bool = False) -> Plan | None:
     """The :class:`Plan` for a step over ``params`` called with input ``arrays``, or None in STAND_ALONE.
 
     Args:
@@ -143,6 +149,8 @@ def plan_step(name, params, arrays, step, top_level=True, stacked=False):
     lead = 1 if stacked else 0
     shapes = [_global_shape(a, local_inputs, lead) for a in arrays]
     one_step = [s[lead:] for s in shapes]
+    step_arrays: Sequence[Any]
+    chosen: dict[Any, Any]
     if stacked:  # the layouts are those of one step; its step function takes one batch
         step_arrays = [jax.ShapeDtypeStruct(s, a.dtype) for a, s in zip(arrays, one_step)]
     else:

@@ -9,6 +9,11 @@ The scope also owns the random key that Dropout and the random ops draw from, so
 threaded through compiled steps as state (reproducible from ``set_seed``). The stack is per thread
 (``_state.trace.scopes``).
 """
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
 import jax
 
 from . import _state
@@ -44,17 +49,18 @@ class StatelessScope:
 
     __slots__ = ("values", "assigned", "rng", "parent", "params", "reads")
 
-    def __init__(self, params=(), values=(), rng=None, record_reads=False):
-        self.params = {}
-        self.values = {}
+    def __init__(self, params: Iterable[Any] = (), values: Iterable[Any] = (), rng: jax.Array | None = None,
+                 record_reads: bool = False) -> None:
+        self.params: dict[int, Any] = {}
+        self.values: dict[int, Any] = {}
         for p, v in zip(params, values):
             self.params[id(p)] = p
             self.values[id(p)] = v
-        self.assigned = {}
+        self.assigned: dict[int, Any] = {}
         self.rng = rng
-        self.parent = None
+        self.parent: StatelessScope | None = None
         # When recording, Parameters read but unknown to every scope are noted (used by ms.jit to find state).
-        self.reads = {} if record_reads else None
+        self.reads: dict[int, Any] | None = {} if record_reads else None
 
     def __enter__(self):
         scopes = _state.trace.scopes
@@ -66,10 +72,10 @@ class StatelessScope:
         _state.trace.scopes.pop()
         return False
 
-    def lookup(self, param):
+    def lookup(self, param: Any) -> Any:
         """The scope's current value for ``param``, or None when no enclosing scope knows it."""
         key = id(param)
-        scope = self
+        scope: StatelessScope | None = self
         while scope is not None:
             v = scope.values.get(key)
             if v is not None:
@@ -83,33 +89,33 @@ class StatelessScope:
             scope = scope.parent
         return None
 
-    def assign(self, param, value):
+    def assign(self, param: Any, value: Any) -> None:
         key = id(param)
         self.params[key] = param
         self.values[key] = value
         self.assigned[key] = param
 
-    def next_key(self):
+    def next_key(self) -> jax.Array | None:
         """Split a fresh PRNG key off the scope's key (or the nearest enclosing scope that has one)."""
-        scope = self
-        while scope is not None and scope.rng is None:
+        scope: StatelessScope | None = self
+        while scope is not None:
+            if scope.rng is not None:
+                scope.rng, sub = jax.random.split(scope.rng)
+                return sub
             scope = scope.parent
-        if scope is None:
-            return None
-        scope.rng, sub = jax.random.split(scope.rng)
-        return sub
+        return None
 
-    def updates(self):
+    def updates(self) -> list[tuple[Any, Any]]:
         """``[(param, new_value)]`` for every Parameter assigned in this scope."""
         return [(p, self.values[k]) for k, p in self.assigned.items()]
 
 
-def current():
+def current() -> StatelessScope | None:
     """The innermost active scope of this thread, or None."""
     scopes = _state.trace.scopes
     return scopes[-1] if scopes else None
 
 
-def active():
+def active() -> bool:
     """Whether this thread is tracing (inside a compiled step or a gradient transformation)."""
     return bool(_state.trace.scopes)

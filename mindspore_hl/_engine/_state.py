@@ -33,8 +33,8 @@ class _Trace(threading.local):
         self.op_observer = None  # sees every op call while an exporter records a network (MindIR export)
         # While the outermost compiled step is traced: {id(input tracer): input position}, and the checks ops
         # ask to run on the host on those inputs before each call (see _step.make_pure / Entry.input_checks).
-        self.step_inputs = None
-        self.input_checks = None
+        self.step_inputs: dict[int, int] | None = None
+        self.input_checks: list[tuple[int, Callable[[Any], None]]] | None = None
 
 
 class _Rng:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import traceback
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import jax
 import numpy as np
@@ -85,6 +85,17 @@ def split_args(args: Sequence[Any]) -> tuple[list[Any], Callable[[Sequence[Any]]
     return dyn, rebuild
 
 
+InputCheck = tuple[int, Callable[[np.ndarray], None]]  # (step input position, check(host array))
+
+
+class PureStep(Protocol):
+    """What :func:`make_pure` returns: the pure step, and the host checks its last outermost trace registered."""
+    input_checks: list[InputCheck]
+
+    def __call__(self, state: Any, rng: Any, arrays: Sequence[Any],
+                 rebuild: Callable[..., Any]) -> tuple[Any, Any, Any]: ...
+
+
 def register_input_check(value: Any, check: Callable[[np.ndarray], None]) -> bool:
     """Ask for ``check(host array)`` to run before each call of the step being traced, on the step input that
     ``value`` (a tracer) is; False when ``value`` is not one of the outermost step's inputs.
@@ -96,13 +107,13 @@ def register_input_check(value: Any, check: Callable[[np.ndarray], None]) -> boo
     """
     trace = _state.trace
     position = trace.step_inputs.get(id(value)) if trace.step_inputs is not None else None
-    if position is None:
+    if position is None or trace.input_checks is None:
         return False
     trace.input_checks.append((position, check))
     return True
 
 
-def make_pure(fn: Callable[..., Any], params: Sequence[Any]) -> Callable[..., Any]:
+def make_pure(fn: Callable[..., Any], params: Sequence[Any]) -> PureStep:
     """``pure(state, rng, arrays, rebuild) -> (outputs, new_state, new_rng)`` for ``fn`` over ``params``.
 
     ``pure.input_checks`` holds the host checks the ops registered (:func:`register_input_check`) at its last
@@ -110,6 +121,7 @@ def make_pure(fn: Callable[..., Any], params: Sequence[Any]) -> Callable[..., An
     """
     params = tuple(params)
     ids = {id(p) for p in params}
+    input_checks: list[InputCheck] = []  # pure.input_checks
 
     def pure(state, rng, arrays, rebuild):
         trace = _state.trace
@@ -117,7 +129,8 @@ def make_pure(fn: Callable[..., Any], params: Sequence[Any]) -> Callable[..., An
         saved = trace.step_inputs, trace.input_checks
         # Only the outermost step's inputs reach the host before a call; nested steps keep in-graph checks.
         trace.step_inputs = {id(a): i for i, a in enumerate(arrays)} if outer else None
-        trace.input_checks = checks = []
+        checks: list[InputCheck] = []
+        trace.input_checks = checks
         trace.compiling += 1  # nested Cells trace their construct through the static-graph syntax hook
         try:
             with _scope.StatelessScope(params, state, rng=rng) as scope:
@@ -128,15 +141,16 @@ def make_pure(fn: Callable[..., Any], params: Sequence[Any]) -> Callable[..., An
             trace.compiling -= 1
             trace.step_inputs, trace.input_checks = saved
         if outer:
-            pure.input_checks[:] = checks
+            input_checks[:] = checks
         if extra:
             names = ", ".join(getattr(p, "name", "?") for p in extra[:5])
             raise RuntimeError(f"A compiled function assigned Parameters that are not part of its state ({names}). "
                                f"Make them attributes of the Cell being run.")
         return out, new_state, scope.rng
 
-    pure.input_checks = []  # type: ignore[attr-defined]
-    return pure
+    step: Any = pure  # (a function object takes the attribute; PureStep says so to the type checker)
+    step.input_checks = input_checks
+    return step
 
 
 def unshare(params: Sequence[Any], state: tuple[Any, ...]) -> tuple[Any, ...]:

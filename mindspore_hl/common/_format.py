@@ -5,6 +5,7 @@ Floats print as ``%15.8e`` (Float16 as ``%11.4e``), ints right-aligned to the wi
 3 + ``...`` + 3 (1-D tensors only beyond 1000 elements); 1-D rows wrap every 12 floats / 24 ints / 12 bools.
 """
 import re
+from typing import Any
 
 import numpy as np
 
@@ -88,7 +89,7 @@ class _Writer:
         return "[" + "".join(parts) + "]"
 
 
-def data_string(arr):
+def data_string(arr: np.ndarray) -> str:
     """The value part of MindSpore's Tensor repr for the NumPy array ``arr``."""
     if arr.size == 0:
         return ""
@@ -102,27 +103,27 @@ def data_string(arr):
     return text
 
 
-def tensor_repr(arr, dtype_name):
+def tensor_repr(arr: np.ndarray, dtype_name: str) -> str:
     """``Tensor(shape=[2, 3], dtype=Float32, value=\\n[[...]])`` exactly as MindSpore prints it."""
     shape = "[" + ", ".join(str(s) for s in arr.shape) + "]"
     sep = "\n" if arr.ndim > 1 else " "
     return f"Tensor(shape={shape}, dtype={dtype_name}, value={sep}{data_string(arr)})"
 
 
-def is_f64(x):
+def is_f64(x: Any) -> bool:
     """True if ``x`` is an array (or NumPy value) of dtype Float64. (``np.dtype(None)`` is float64: test for None.)"""
     dt = getattr(x, "dtype", None)
     return dt is not None and not isinstance(dt, mstype.Type) and dt == _F64
 
 
-def guard_f64(out, a, b=None):
+def guard_f64(out: Any, a: Any, b: Any = None) -> Any:
     """MindSpore never widens to Float64 unless an operand is Float64 (JAX's x64 mode would)."""
     if is_f64(out) and not is_f64(a) and not is_f64(b):
         return out.astype(_F32)
     return out
 
 
-def describe(x):
+def describe(x: Any) -> str:
     """A short description of a value for error messages: ``Tensor(shape=[2, 3], dtype=Float32)``."""
     if hasattr(x, "shape") and hasattr(x, "dtype"):
         dt = x.dtype

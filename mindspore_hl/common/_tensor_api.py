@@ -8,6 +8,7 @@ mindspore.float32
 """
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import jax
@@ -47,7 +48,7 @@ def initial_seed() -> int:
 
 def seed() -> int:
     """Seed the default generator with a non-deterministic seed and return it."""
-    s = int(np.random.SeedSequence().entropy % (2 ** 31))
+    s = secrets.randbits(31)
     _seed.set_seed(s)
     return s
 

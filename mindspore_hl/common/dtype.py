@@ -1,5 +1,8 @@
 """MindSpore data types (``ms.float32`` & co) and their mapping to NumPy / JAX dtypes."""
+from __future__ import annotations
+
 import builtins
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -18,7 +21,7 @@ class Type:
 
     __slots__ = ("_name", "_attr", "_np")
 
-    def __init__(self, name, attr, np_dtype):
+    def __init__(self, name: str, attr: str, np_dtype: np.dtype | None) -> None:
         self._name, self._attr, self._np = name, attr, np_dtype
 
     def __str__(self):
@@ -39,11 +42,11 @@ class Type:
         return (to_ms_dtype, (self._attr,))
 
     @property
-    def is_floating(self):
+    def is_floating(self) -> bool:
         """True for Float16/32/64 and BFloat16."""
         return self._np is not None and self._np.kind == "f" or self._name == "BFloat16"
 
-    def to_numpy(self):
+    def to_numpy(self) -> np.dtype | None:
         """The NumPy dtype (``None`` for the abstract types String/Number)."""
         return self._np
 
@@ -86,7 +89,7 @@ for _t in _ALL + [string, number]:
 _BY_NAME.update({"float": float32, "int": int64, "half": float16, "double": float64})
 
 
-def from_numpy(np_dtype):
+def from_numpy(np_dtype: Any) -> Type:
     """Return the MindSpore dtype for a NumPy / JAX dtype."""
     try:
         return _FROM_NP[np.dtype(np_dtype)]
@@ -94,7 +97,7 @@ def from_numpy(np_dtype):
         raise TypeError(f"NumPy dtype {np_dtype!r} has no MindSpore equivalent.") from None
 
 
-def to_ms_dtype(dtype):
+def to_ms_dtype(dtype: Any) -> Type:
     """Accept a MindSpore dtype, NumPy/JAX dtype, Python type or name and return the MindSpore dtype."""
     if isinstance(dtype, Type):
         return dtype
@@ -118,17 +121,20 @@ def to_ms_dtype(dtype):
                         f"({type(dtype).__name__}).") from None
 
 
-def dtype_to_nptype(type_):
+def dtype_to_nptype(type_: Any) -> type:
     """Return the NumPy scalar type of a MindSpore dtype (``ms.float32`` -> ``np.float32``)."""
-    return to_ms_dtype(type_)._np.type
+    np_dtype = to_ms_dtype(type_)._np
+    if np_dtype is None:
+        raise TypeError(f"dtype_to_nptype: {type_!r} has no NumPy type (it is an abstract type).")
+    return np_dtype.type
 
 
-def pytype_to_dtype(obj):
+def pytype_to_dtype(obj: Any) -> Type:
     """Map a Python type (``int``, ``float``, ``bool``) or NumPy dtype to a MindSpore dtype."""
     return to_ms_dtype(obj)
 
 
-def dtype_to_pytype(type_):
+def dtype_to_pytype(type_: Any) -> type:
     """Map a MindSpore dtype to the Python type of its values (``ms.float32`` -> ``float``)."""
     t = to_ms_dtype(type_)
     if t == bool_:

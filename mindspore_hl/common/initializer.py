@@ -1,5 +1,8 @@
 """Weight initializers (``mindspore.common.initializer``), seeded by ``ms.set_seed``."""
+from __future__ import annotations
+
 import math
+from typing import Any
 
 import numpy as np
 
@@ -38,13 +41,13 @@ def _gain(nonlinearity, param=None):
 class Initializer:
     """Base class: ``init(shape) -> np.ndarray`` in float64, cast by ``initializer``."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         self._kwargs = kwargs
 
-    def sample(self, shape, rng):
+    def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
 
-    def __call__(self, arr):
+    def __call__(self, arr: np.ndarray) -> None:
         """MindSpore style: fill the NumPy array ``arr`` in place."""
         arr[...] = self.sample(arr.shape, numpy_rng())
 
@@ -53,24 +56,24 @@ class Initializer:
 
 
 class Normal(Initializer):
-    def __init__(self, sigma=0.01, mean=0.0):
+    def __init__(self, sigma: float = 0.01, mean: float = 0.0) -> None:
         super().__init__(sigma=sigma, mean=mean)
         self.sigma, self.mean = sigma, mean
 
-    def sample(self, shape, rng):
+    def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         return rng.normal(self.mean, self.sigma, shape)
 
 
 class TruncatedNormal(Initializer):
     """Normal(mean, sigma) restricted to the interval [a, b] (absolute bounds, as in MindSpore 2.x)."""
 
-    def __init__(self, sigma=0.01, mean=0.0, a=-2.0, b=2.0):
+    def __init__(self, sigma: float = 0.01, mean: float = 0.0, a: float = -2.0, b: float = 2.0) -> None:
         super().__init__(sigma=sigma, mean=mean, a=a, b=b)
         if sigma < 0 or a >= b:
             raise ValueError(f"TruncatedNormal: need sigma >= 0 and a < b, but got sigma={sigma}, a={a}, b={b}.")
         self.sigma, self.mean, self.a, self.b = sigma, mean, a, b
 
-    def sample(self, shape, rng):
+    def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         out = rng.normal(self.mean, self.sigma, shape)
         for _ in range(100):  # rejection sampling; the bounds are rarely far in the tails
             bad = (out < self.a) | (out > self.b)
@@ -81,31 +84,31 @@ class TruncatedNormal(Initializer):
 
 
 class Uniform(Initializer):
-    def __init__(self, scale=0.07):
+    def __init__(self, scale: float = 0.07) -> None:
         super().__init__(scale=scale)
         self.scale = scale
 
-    def sample(self, shape, rng):
+    def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         return rng.uniform(-self.scale, self.scale, shape)
 
 
 class XavierUniform(Initializer):
-    def __init__(self, gain=1):
+    def __init__(self, gain: float = 1) -> None:
         super().__init__(gain=gain)
         self.gain = gain
 
-    def sample(self, shape, rng):
+    def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         fan_in, fan_out = _fans(shape)
         bound = self.gain * math.sqrt(6.0 / (fan_in + fan_out))
         return rng.uniform(-bound, bound, shape)
 
 
 class XavierNormal(Initializer):
-    def __init__(self, gain=1):
+    def __init__(self, gain: float = 1) -> None:
         super().__init__(gain=gain)
         self.gain = gain
 
-    def sample(self, shape, rng):
+    def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         fan_in, fan_out = _fans(shape)
         return rng.normal(0.0, self.gain * math.sqrt(2.0 / (fan_in + fan_out)), shape)
 
@@ -113,11 +116,11 @@ class XavierNormal(Initializer):
 class HeUniform(Initializer):
     """Kaiming uniform: bound = gain * sqrt(3 / fan); MindSpore's layer default is ``HeUniform(math.sqrt(5))``."""
 
-    def __init__(self, negative_slope=0, mode="fan_in", nonlinearity="leaky_relu"):
+    def __init__(self, negative_slope: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> None:
         super().__init__(negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity)
         self.negative_slope, self.mode, self.nonlinearity = negative_slope, mode, nonlinearity
 
-    def sample(self, shape, rng):
+    def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         fan_in, fan_out = _fans(shape)
         fan = fan_in if self.mode == "fan_in" else fan_out
         bound = _gain(self.nonlinearity, self.negative_slope) * math.sqrt(3.0 / fan)
@@ -125,18 +128,18 @@ class HeUniform(Initializer):
 
 
 class HeNormal(HeUniform):
-    def sample(self, shape, rng):
+    def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         fan_in, fan_out = _fans(shape)
         fan = fan_in if self.mode == "fan_in" else fan_out
         return rng.normal(0.0, _gain(self.nonlinearity, self.negative_slope) / math.sqrt(fan), shape)
 
 
 class VarianceScaling(Initializer):
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal"):
+    def __init__(self, scale: float = 1.0, mode: str = "fan_in", distribution: str = "truncated_normal") -> None:
         super().__init__(scale=scale, mode=mode, distribution=distribution)
         self.scale, self.mode, self.distribution = scale, mode, distribution
 
-    def sample(self, shape, rng):
+    def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         fan_in, fan_out = _fans(shape)
         fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[self.mode]
         var = self.scale / max(1.0, fan)
@@ -149,30 +152,30 @@ class VarianceScaling(Initializer):
 
 
 class Constant(Initializer):
-    def __init__(self, value):
+    def __init__(self, value: Any) -> None:
         super().__init__(value=value)
         self.value = value
 
-    def sample(self, shape, rng):
+    def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         return np.full(shape, self.value, np.float64)
 
 
 class One(Constant):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(1)
 
 
 class Zero(Constant):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(0)
 
 
 class Orthogonal(Initializer):
-    def __init__(self, gain=1.0):
+    def __init__(self, gain: float = 1.0) -> None:
         super().__init__(gain=gain)
         self.gain = gain
 
-    def sample(self, shape, rng):
+    def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         if len(shape) < 2:
             raise ValueError(f"Orthogonal initializer needs at least 2 dimensions, but got shape {tuple(shape)}.")
         rows, cols = shape[0], int(np.prod(shape[1:]))
@@ -184,7 +187,7 @@ class Orthogonal(Initializer):
 
 
 class Identity(Initializer):
-    def sample(self, shape, rng):
+    def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         if len(shape) != 2:
             raise ValueError(f"Identity initializer needs a 2-D shape, but got {tuple(shape)}.")
         return np.eye(*shape)
@@ -193,11 +196,11 @@ class Identity(Initializer):
 class Sparse(Initializer):
     """A 2-D matrix with ``ceil(sparsity * rows)`` zeros per column, the rest drawn from Normal(0, sigma)."""
 
-    def __init__(self, sparsity, sigma=0.01):
+    def __init__(self, sparsity: float, sigma: float = 0.01) -> None:
         super().__init__(sparsity=sparsity, sigma=sigma)
         self.sparsity, self.sigma = sparsity, sigma
 
-    def sample(self, shape, rng):
+    def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         if len(shape) != 2:
             raise ValueError(f"Sparse initializer needs a 2-D shape, but got {tuple(shape)}.")
         rows, cols = shape
@@ -209,11 +212,11 @@ class Sparse(Initializer):
 
 
 class Dirac(Initializer):
-    def __init__(self, groups=1):
+    def __init__(self, groups: int = 1) -> None:
         super().__init__(groups=groups)
         self.groups = groups
 
-    def sample(self, shape, rng):
+    def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         if len(shape) not in (3, 4, 5) or shape[0] % self.groups:
             raise ValueError(f"Dirac initializer needs a 3-D, 4-D or 5-D shape whose first dimension is divisible "
                              f"by groups={self.groups}, but got {tuple(shape)}.")
@@ -234,7 +237,8 @@ _NAMES = {"normal": Normal, "truncatednormal": TruncatedNormal, "truncated_norma
           "variancescaling": VarianceScaling, "variance_scaling": VarianceScaling}
 
 
-def initializer(init, shape=None, dtype=mstype.float32):
+def initializer(init: Any, shape: int | tuple[int, ...] | list[int] | None = None,
+                dtype: Any = mstype.float32) -> Tensor:
     """Create a Tensor of ``shape`` and ``dtype`` from an Initializer, its name, a number or a Tensor.
 
     Random initializers draw from the generator seeded by ``ms.set_seed``.

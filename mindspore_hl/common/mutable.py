@@ -1,9 +1,11 @@
 """``ms.mutable``: mark a Python value as a variable (not a compile-time constant) input of a compiled function."""
 
+from typing import Any
+
 __all__ = ["mutable"]
 
 
-def mutable(input_data, dynamic_len=False):
+def mutable(input_data: Any, dynamic_len: bool = False) -> Any:
     """Return ``input_data`` unchanged.
 
     MindSpore needs this hint so that a tuple/list/scalar passed to a GRAPH_MODE Cell does not get folded into

@@ -1,4 +1,9 @@
 """``Parameter`` (a named, trainable Tensor whose value a stateless scope can swap) and ``ParameterTuple``."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -18,8 +23,9 @@ class Parameter(Tensor):
         requires_grad: whether optimizers update it (``False`` for BatchNorm moving statistics).
     """
 
-    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
-                 parallel_optimizer=True, storage_format="", device=None):
+    def __init__(self, default_input: Any, name: str | None = None, requires_grad: bool = True,
+                 layerwise_parallel: bool = False, parallel_optimizer: bool = True, storage_format: str = "",
+                 device: str | None = None) -> None:
         if isinstance(default_input, Tensor):
             default_input = default_input.init_data()
             # Own the buffer: compiled steps donate Parameter buffers, which must not be shared.
@@ -30,7 +36,7 @@ class Parameter(Tensor):
         self.requires_grad = bool(requires_grad)
         self.layerwise_parallel = layerwise_parallel
         self.parallel_optimizer = parallel_optimizer
-        self.sharding = None  # set by Cell.shard / parallel layouts
+        self.sharding: Any = None  # set by Cell.shard / parallel layouts
 
     @property
     def _value(self):
@@ -48,17 +54,17 @@ class Parameter(Tensor):
             self._data = value
 
     @property
-    def data(self):
+    def data(self) -> Parameter:
         return self
 
-    def value(self):
+    def value(self) -> Tensor:
         """The current value as a plain Tensor."""
         from .tensor import wrap
         v = self._value
         # A copy, since compiled steps donate (and so invalidate) the Parameter's own buffer.
         return wrap(jnp.array(v, copy=True) if isinstance(v, jax.Array) else v)
 
-    def set_data(self, data, slice_shape=False):
+    def set_data(self, data: Any, slice_shape: bool = False) -> Parameter:
         """Replace the value (cast to this Parameter's dtype); inside a compiled step it records an update."""
         arr = to_array(data)
         if isinstance(data, Tensor) and arr is data._value and isinstance(arr, jax.Array):
@@ -73,10 +79,10 @@ class Parameter(Tensor):
         self._set_value(arr)
         return self
 
-    def assign_value(self, value):
+    def assign_value(self, value: Any) -> Parameter:
         return self.set_data(value)
 
-    def clone(self, init="same"):
+    def clone(self, init: Any = "same") -> Parameter:
         """A copy with the same name, value and flags (``init='same'``) or re-initialised values."""
         if init == "same":
             data = Tensor(np.array(self.asnumpy()))
@@ -102,14 +108,14 @@ def _rebuild(array, name, requires_grad):
 class ParameterTuple(tuple):
     """A tuple of Parameters (what ``optimizer.parameters`` and ``GradOperation(get_by_list=True)`` take)."""
 
-    def __new__(cls, iterable):
+    def __new__(cls, iterable: Iterable[Parameter]) -> ParameterTuple:
         items = tuple(iterable)
         for p in items:
             if not isinstance(p, Parameter):
                 raise TypeError(f"ParameterTuple: every element must be a Parameter, but got {type(p).__name__}.")
         return super().__new__(cls, items)
 
-    def clone(self, prefix, init="same"):
+    def clone(self, prefix: str, init: Any = "same") -> ParameterTuple:
         out = []
         for p in self:
             c = p.clone(init)
@@ -129,4 +135,8 @@ def _unflatten_as_tensor(_, children):
 
 jax.tree_util.register_pytree_node(Parameter, _flatten, _unflatten_as_tensor)
 # A ParameterTuple returned from a compiled function comes back as a tuple of Tensors.
-jax.tree_util.register_pytree_node(ParameterTuple, lambda t: (tuple(t), None), lambda _, ch: tuple(ch))
+def _unflatten_as_tuple(_: None, children: Iterable[Any]) -> Any:
+    return tuple(children)
+
+
+jax.tree_util.register_pytree_node(ParameterTuple, lambda t: (tuple(t), None), _unflatten_as_tuple)

@@ -2,6 +2,8 @@
 
 The values live in ``mindspore_hl._engine._state.rng`` (reset by ``_state.reset()``).
 """
+import secrets
+
 import jax
 import numpy as np
 
@@ -10,7 +12,7 @@ from .._engine import _scope, _state
 _rng = _state.rng
 
 
-def set_seed(seed):
+def set_seed(seed: int) -> None:
     """Seed initializers, random ops, Dropout and (by default) datasets. Args: seed (int >= 0)."""
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"set_seed: seed must be a non-negative int, but got {seed!r}")
@@ -19,30 +21,30 @@ def set_seed(seed):
     _rng.np_rng = np.random.default_rng(_rng.seed)
 
 
-def get_seed():
+def get_seed() -> int | None:
     """The seed given to ``set_seed``, or None."""
     return _rng.seed
 
 
-def numpy_rng():
+def numpy_rng() -> np.random.Generator:
     """The host-side generator used by initializers (seeded by ``set_seed``)."""
     if _rng.np_rng is None:
         _rng.np_rng = np.random.default_rng()
     return _rng.np_rng
 
 
-def global_key():
+def global_key() -> jax.Array:
     """The raw uint32 key data that compiled steps thread as state."""
     if _rng.key is None:
-        _rng.key = jax.random.key_data(jax.random.key(np.random.SeedSequence().entropy % (2 ** 31)))
+        _rng.key = jax.random.key_data(jax.random.key(secrets.randbits(31)))
     return _rng.key
 
 
-def set_global_key(key):
+def set_global_key(key: jax.Array) -> None:
     _rng.key = key
 
 
-def next_key():
+def next_key() -> jax.Array:
     """A fresh raw PRNG key: from the active scope when tracing, else from the eager stream."""
     scope = _scope.current()
     if scope is not None:

@@ -1,4 +1,9 @@
 """``Tensor``: MindSpore's tensor, a thin shell over a ``jax.Array`` (or a tracer while compiling)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -36,7 +41,7 @@ def _infer_python(data):
     return arr
 
 
-def to_array(data, dtype=None):
+def to_array(data: Any, dtype: Any = None) -> Any:
     """Convert Tensor / array / NumPy / Python data to a JAX array with MindSpore's default dtypes."""
     if isinstance(data, Tensor):
         arr = data._value
@@ -59,7 +64,7 @@ def to_array(data, dtype=None):
     return jnp.asarray(arr) if isinstance(arr, np.ndarray) else arr
 
 
-def wrap(x):
+def wrap(x: Any) -> Any:
     """Wrap arrays (and tuples/lists of them) into Tensors; leave other values alone."""
     if isinstance(x, _ARRAY_TYPES):
         t = Tensor.__new__(Tensor)
@@ -73,7 +78,7 @@ def wrap(x):
     return x
 
 
-def is_tensor(obj):
+def is_tensor(obj: object) -> bool:
     """True if ``obj`` is a Tensor (or Parameter)."""
     return isinstance(obj, Tensor)
 
@@ -126,10 +131,10 @@ def _binary(fn, name, reflected=False):
 # Implementations that live in higher layers, registered by them at import (imports run one way: ops and
 # initializer import this module, never the reverse): "matmul_check" validates ``a @ b`` with ops.matmul's
 # messages (ops._linalg.check_matmul), "initializer" materialises a lazily initialised Tensor.
-_REGISTERED = {}
+_REGISTERED: dict[str, Callable[..., Any]] = {}
 
 
-def register(name, fn):
+def register(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     """Give Tensor the higher layer's implementation ``fn`` of ``name`` ('matmul_check', 'initializer')."""
     _REGISTERED[name] = fn
     return fn
@@ -162,10 +167,12 @@ class Tensor(TensorMethods, TensorMathMethods):
     """
 
     __array_priority__ = 100
+    _data: Any  # a jax.Array, a tracer while compiling, or None while lazily initialised
 
-    def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None,
-                 internal=False):
-        self._init = None
+    def __init__(self, input_data: Any = None, dtype: Any = None,
+                 shape: int | tuple[int, ...] | list[int] | None = None, init: Any = None, const_arg: bool = False,
+                 device: str | None = None, internal: bool = False) -> None:
+        self._init: tuple[Any, tuple[int, ...], mstype.Type] | None = None
         if init is not None:
             if shape is None or dtype is None:
                 raise ValueError("Tensor: lazy initialisation with 'init' needs both 'shape' and 'dtype'.")
@@ -195,11 +202,12 @@ class Tensor(TensorMethods, TensorMathMethods):
         self._data = value
 
     @property
-    def has_init(self):
+    def has_init(self) -> bool:
         """True while the tensor is still lazily initialised (see ``init_data``)."""
         return self._data is None and self._init is not None
 
-    def init_data(self, slice_index=None, shape=None, opt_shard_group=None):
+    def init_data(self, slice_index: int | None = None, shape: Any = None,
+                  opt_shard_group: str | None = None) -> Tensor:
         """Materialise a lazily initialised tensor; returns self."""
         if self._init is not None:
             init, shp, dt = self._init
@@ -208,41 +216,41 @@ class Tensor(TensorMethods, TensorMathMethods):
         return self
 
     @classmethod
-    def from_numpy(cls, array):
+    def from_numpy(cls, array: Any) -> Tensor:
         """A Tensor holding ``array``'s values and dtype."""
         return cls(np.asarray(array))
 
     # ---- attributes ---------------------------------------------------------------------------
     @property
-    def shape(self):
-        if self._data is None:
+    def shape(self) -> tuple[int, ...]:
+        if self._data is None and self._init is not None:
             return self._init[1]
         return tuple(self._data.shape)
 
     @property
-    def dtype(self):
-        if self._data is None:
+    def dtype(self) -> mstype.Type:
+        if self._data is None and self._init is not None:
             return self._init[2]
         return mstype.from_numpy(self._data.dtype)
 
     @property
-    def ndim(self):
+    def ndim(self) -> int:
         return len(self.shape)
 
     @property
-    def size(self):
+    def size(self) -> int:
         return int(np.prod(self.shape, dtype=np.int64))
 
     @property
-    def itemsize(self):
+    def itemsize(self) -> int:
         return np.dtype(self._value.dtype).itemsize
 
     @property
-    def nbytes(self):
+    def nbytes(self) -> int:
         return self.size * self.itemsize
 
     @property
-    def strides(self):
+    def strides(self) -> tuple[int, ...]:
         strides, acc = [], self.itemsize
         for s in reversed(self.shape):
             strides.append(acc)
@@ -250,15 +258,15 @@ class Tensor(TensorMethods, TensorMathMethods):
         return tuple(reversed(strides))
 
     @property
-    def T(self):
+    def T(self) -> Tensor:
         return wrap(jnp.transpose(self._value))
 
     @property
-    def mT(self):
+    def mT(self) -> Tensor:
         return wrap(jnp.swapaxes(self._value, -1, -2))
 
     # ---- conversion ---------------------------------------------------------------------------
-    def asnumpy(self):
+    def asnumpy(self) -> np.ndarray:
         """The value as a NumPy array (synchronises with the device)."""
         v = self._value
         if isinstance(v, jax.core.Tracer):
@@ -281,7 +289,8 @@ class Tensor(TensorMethods, TensorMathMethods):
         return float(self._scalar("float"))
 
     def __index__(self):
-        if self.dtype.to_numpy().kind not in "iub":
+        np_dtype = self.dtype.to_numpy()
+        if np_dtype is None or np_dtype.kind not in "iub":
             raise TypeError(f"only integer tensors can be used as an index, but got {self.dtype}.")
         return int(self._scalar("index"))
 

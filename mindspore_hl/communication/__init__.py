@@ -2,8 +2,6 @@
 
 Start N local processes with ``mindspore-hl-run -n N script.py``; each calls ``init()`` first.
 """
-import sys as _sys
-
 from . import _management as management
 from ._management import (
     HCCL_WORLD_COMM_GROUP,
@@ -21,9 +19,9 @@ from ._management import (
     init,
     release,
 )
-
-_sys.modules[__name__ + ".management"] = management  # ``import mindspore.communication.management`` style
+from ._query import get_comm_name, get_process_group_ranks
 
 __all__ = ["init", "release", "get_rank", "get_group_size", "get_local_rank", "get_local_rank_size",
            "create_group", "destroy_group", "get_world_rank_from_group_rank", "get_group_rank_from_world_rank",
-           "GlobalComm", "HCCL_WORLD_COMM_GROUP", "NCCL_WORLD_COMM_GROUP", "MCCL_WORLD_COMM_GROUP", "management"]
+           "GlobalComm", "HCCL_WORLD_COMM_GROUP", "NCCL_WORLD_COMM_GROUP", "MCCL_WORLD_COMM_GROUP", "management",
+           "get_comm_name", "get_process_group_ranks"]

@@ -46,6 +46,7 @@ from ._scene_readers import (
     SVHNDataset,
     WIDERFaceDataset,
 )
+from ._serialize import compare, serialize, show
 from ._sources import DatasetFormatError, MappableSource
 from ._structure import (
     ConcatDataset,
@@ -89,6 +90,7 @@ from ._vision_readers import (
     USPSDataset,
 )
 from ._voc import VOCDataset
+from ._waited_callback import WaitedDSCallback
 
 __all__ = [
     "config", "vision", "transforms", "text", "audio",
@@ -109,6 +111,7 @@ __all__ = [
     "WIDERFaceDataset", "KITTIDataset", "Places365Dataset", "ManifestDataset", "DIV2KDataset", "PhotoTourDataset",
     "Flowers102Dataset", "Caltech101Dataset", "CityscapesDataset", "LFWDataset", "CLUEDataset",
     "LSUNDataset", "SBUDataset", "SBDataset", "IWSLT2016Dataset", "IWSLT2017Dataset",
+    "WaitedDSCallback", "serialize", "show", "compare",
 ]
 
 

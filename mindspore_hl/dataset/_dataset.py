@@ -3,6 +3,7 @@ import numbers
 
 from . import config
 from ._block import nrows
+from ._dataset_attrs import DatasetAttrs
 from ._iterator import DictIterator, TupleIterator
 
 __all__ = ["Dataset", "BatchInfo"]
@@ -39,7 +40,7 @@ class BatchInfo:
         return self._epoch_num
 
 
-class Dataset:
+class Dataset(DatasetAttrs):
     """Base of every dataset: sources and the operations chained on them.
 
     Subclasses set ``children`` and ``column_names`` and implement ``_blocks`` (yield column blocks of one
@@ -78,6 +79,10 @@ class Dataset:
             column_order (list, MindSpore 1.x): the columns to keep afterwards, in order.
         Returns: MapDataset (a ProjectDataset over it with ``column_order``)."""
         mapped = _ops.MapDataset(self, operations, input_columns, output_columns, num_parallel_workers, callbacks)
+        mapped._given_columns = (input_columns, output_columns)
+        mapped.python_multiprocessing = python_multiprocessing
+        mapped.max_rowsize = [-1, -1] if max_rowsize is None else \
+            ([max_rowsize] * 2 if isinstance(max_rowsize, int) else list(max_rowsize))
         return mapped if column_order is None else mapped.project(column_order)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, per_batch_map=None,
@@ -90,8 +95,14 @@ class Dataset:
         unknown = set(kwargs) - {"python_multiprocessing", "max_rowsize", "pad_info"}
         if unknown:
             raise TypeError(f"batch() got unexpected keyword arguments {sorted(unknown)}")
-        return _ops.BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, per_batch_map,
-                                 input_columns, output_columns, pad_info=kwargs.get("pad_info"))
+        batched = _ops.BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, per_batch_map,
+                                    input_columns, output_columns, pad_info=kwargs.get("pad_info"))
+        batched.python_multiprocessing = bool(kwargs.get("python_multiprocessing", False))
+        rowsize = kwargs.get("max_rowsize")   # MindSpore keeps it per batch: MB per row times batch_size
+        batched.max_rowsize = [-1, -1] if rowsize is None else (
+            ([rowsize * batched.batch_size] * 2 if rowsize != -1 else [-1, -1]) if isinstance(rowsize, int)
+            else [rowsize[0] * batched.batch_size, rowsize[1] * batched.batch_size])
+        return batched
 
     def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, pad_info=None):
         """``batch`` that first pads each column to one shape: ``pad_info`` maps a column to (pad_shape, value)
@@ -148,6 +159,21 @@ class Dataset:
     def is_sharded(self):
         """Whether a source reads one shard of its rows."""
         return any(c.is_sharded() for c in self.children)
+
+    def sync_wait(self, condition_name, num_batch=1, callback=None):
+        """A barrier: ``num_batch`` batches pass at the start, then each ``sync_update(condition_name)`` lets
+        ``num_batch`` more through and calls ``callback(data)``. Returns: SyncWaitDataset.
+
+        >>> import mindspore_hl.dataset as ds
+        >>> seen = []
+        >>> d = ds.NumpySlicesDataset([0, 1, 2, 3], "x", shuffle=False).sync_wait("step", callback=seen.append)
+        >>> d = d.batch(2)
+        >>> for i, row in enumerate(d.create_tuple_iterator(output_numpy=True, num_epochs=1)):
+        ...     d.sync_update("step", data=i)
+        >>> seen
+        [0, 1]
+        """
+        return _sync.SyncWaitDataset(self, condition_name, num_batch, callback)
 
     def shuffle(self, buffer_size):
         """Shuffle rows through a buffer of ``buffer_size`` rows (reshuffled every epoch). Returns: ShuffleDataset."""
@@ -215,7 +241,7 @@ class Dataset:
         if self._size_cache is None:
             n = self._num_rows()
             if n is None:   # e.g. a generator without __len__: count one epoch, as MindSpore does
-                it = TupleIterator(self, None, 1, True)
+                it = TupleIterator(self, None, 1, True, _resume=False)
                 n = 0
                 try:
                     while True:
@@ -232,7 +258,7 @@ class Dataset:
 
     def _first_row(self):
         if self._shape_cache is None:
-            it = TupleIterator(self, None, 1, True)
+            it = TupleIterator(self, None, 1, True, _resume=False)
             try:
                 row = next(it)
             except StopIteration:
@@ -244,7 +270,9 @@ class Dataset:
 
     def output_shapes(self, estimate=False):
         """Shapes of the first row, one list per column (e.g. ``[[32, 1, 32, 32], [32]]``)."""
-        return [list(v.shape) for v in self._first_row()]
+        shapes = [list(v.shape) for v in self._first_row()]
+        self._estimated = self._estimated or bool(estimate)
+        return shapes
 
     def output_types(self):
         """NumPy dtypes of the first row, one per column."""
@@ -277,5 +305,5 @@ def default_workers(num_parallel_workers):
     return num_parallel_workers if num_parallel_workers is not None else config.get_num_parallel_workers()
 
 
-from . import _extra, _ops, _structure  # noqa: E402
+from . import _extra, _ops, _structure, _sync  # noqa: E402
 from .text import _vocab as _text_vocab  # noqa: E402  (the operation classes subclass Dataset)

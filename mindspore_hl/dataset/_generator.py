@@ -28,6 +28,9 @@ class GeneratorDataset(MappableSource):
                  num_parallel_workers=1, shuffle=None, sampler=None, num_shards=None, shard_id=None,
                  python_multiprocessing=True, max_rowsize=None, batch_sampler=None, collate_fn=None):
         self.source = source
+        # kept as MindSpore reports them; rows are produced by threads here, so they change nothing
+        self.python_multiprocessing, self.max_rowsize = python_multiprocessing, -1 if max_rowsize is None else \
+            max_rowsize
         self._random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
         if not self._random_access:
             if not (callable(source) or hasattr(source, "__iter__")):
@@ -143,6 +146,7 @@ class NumpySlicesDataset(MappableSource):
 
     def __init__(self, data, column_names=None, num_samples=None, num_parallel_workers=1, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None):
+        self.python_multiprocessing, self.max_rowsize = True, -1   # MindSpore's GeneratorDataset defaults
         if isinstance(data, dict):
             names, values = [str(k) for k in data], list(data.values())
         elif isinstance(data, tuple):

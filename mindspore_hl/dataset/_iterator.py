@@ -7,7 +7,7 @@ import weakref
 import numpy as np
 
 from . import config
-from ._block import nrows
+from ._block import nrows, slice_block
 from ._context import Context
 
 __all__ = ["TupleIterator", "DictIterator"]
@@ -27,8 +27,9 @@ class _Execution:
     The hand-off holds at most ``ds.config.get_prefetch_size()`` rows (batches, after ``batch``) beyond the
     block being added, so memory stays bounded whatever the block size."""
 
-    def __init__(self, root, num_epochs):
+    def __init__(self, root, num_epochs, skip=0):
         self.ctx = Context(root)
+        self._skip = skip
         self.root, self.num_epochs = root, num_epochs
         self._limit = config.get_prefetch_size()
         self._items = collections.deque()
@@ -51,9 +52,14 @@ class _Execution:
     def _produce(self):
         try:
             epoch = 0
+            skip = self._skip   # resuming (``set_init_step``): the first epoch starts at step ``skip``
             while self.num_epochs < 0 or epoch < self.num_epochs:
                 for block in self.root._blocks(self.ctx, (epoch,), self.root._preferred_rows()):
                     n = nrows(block)
+                    if skip:
+                        cut = min(skip, n)
+                        skip -= cut
+                        block, n = slice_block(block, cut, n), n - cut
                     if n and not self._put(block, n):
                         return
                 if not self._put(_EPOCH_END):
@@ -94,7 +100,8 @@ class TupleIterator:
     """Yields each row as a list of Tensors (or ndarrays with ``output_numpy``). One ``for`` loop runs one
     epoch; loop again for the next, up to ``num_epochs``."""
 
-    def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
+    def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=False, *,
+                 _resume=True):
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int) or (num_epochs < 1 and num_epochs != -1):
             raise ValueError(f"create_tuple_iterator: num_epochs must be a positive int or -1, got {num_epochs!r}")
         names = dataset.get_col_names()
@@ -110,7 +117,7 @@ class TupleIterator:
         self._names = names if columns is None else columns
         self._numpy = bool(output_numpy)
         self._do_copy = bool(do_copy)
-        self._exec = _Execution(dataset, num_epochs)
+        self._exec = _Execution(dataset, num_epochs, dataset.get_init_step() if _resume else 0)
         self._finalizer = weakref.finalize(self, self._exec.stop)
         self._block, self._pos, self._n = None, 0, 0
         self._finished = False

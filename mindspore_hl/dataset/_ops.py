@@ -8,6 +8,7 @@ from ._callbacks import DSCallback, run_callbacks
 from ._context import ordered_map
 from ._dataset import BatchInfo, Dataset, check_workers, column_list, default_workers
 from ._extra import check_pad_info, pad_batch
+from ._sync import notify_batch_size
 from .transforms._base import TensorOperation
 from .transforms._ops import Compose, apply_op, op_name
 
@@ -110,9 +111,17 @@ class MapDataset(Dataset):
         else:
             def work(item):
                 return self._map_block(item[1], None)
+        state = ctx.__dict__.setdefault("_ds_callbacks", {}).setdefault(id(self), {})
+        if any(getattr(cb, "waits_for_training", False) for cb in self.callbacks):
+            # a WaitedDSCallback's hook may change the operations for the next row: run the hooks before each
+            # row is mapped, one row at a time
+            rows_in = (slice_block(b, i, i + 1) for b in self.children[0]._blocks(ctx, epoch, block_rows)
+                       for i in range(nrows(b)))
+            hooked = enumerate(run_callbacks(self.callbacks, rows_in, epoch[0], state, nrows))
+            yield from (work(item) for item in hooked)
+            return
         out = ordered_map(ctx, work, src, self._workers())
         if self.callbacks:
-            state = ctx.__dict__.setdefault("_ds_callbacks", {}).setdefault(id(self), {})
             out = run_callbacks(self.callbacks, out, epoch[0], state, nrows)
         yield from out
 
@@ -133,6 +142,7 @@ class BatchDataset(Dataset):
         if per_batch_map is not None and not callable(per_batch_map):
             raise TypeError(f"batch: per_batch_map must be callable, but got {per_batch_map!r}")
         self.batch_size, self.drop_remainder, self.per_batch_map = int(batch_size), drop_remainder, per_batch_map
+        notify_batch_size(child, self.batch_size)
         names = child.get_col_names()
         self._in_cols = names if input_columns is None else column_list("batch", input_columns, "input_columns")
         missing = [c for c in self._in_cols if c not in names]
@@ -242,6 +252,8 @@ class ShuffleDataset(Dataset):
         super().__init__([child])
         if isinstance(buffer_size, bool) or not isinstance(buffer_size, numbers.Integral) or buffer_size < 2:
             raise ValueError(f"shuffle: buffer_size must be an int >= 2, but got {buffer_size!r}")
+        if child.is_sync():
+            raise RuntimeError("shuffle: no shuffle after sync operators (sync_wait).")
         self.buffer_size = int(buffer_size)
         self.column_names = child.get_col_names()
 

@@ -1,6 +1,10 @@
 """Samplers: which source rows an epoch reads, in which order (``mindspore.dataset.*Sampler``)."""
+from __future__ import annotations
+
 import copy
 import numbers
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -19,17 +23,17 @@ def _check_num_samples(name, num_samples):
 class Sampler:
     """Base class. Subclasses give ``indices(n, ctx, node, epoch)``: the row ids of one epoch."""
 
-    def __init__(self, num_samples=None):
+    def __init__(self, num_samples: int | None = None) -> None:
         self.num_samples = _check_num_samples(type(self).__name__, num_samples)
 
     def _cap(self, count):
         return count if self.num_samples is None else min(count, self.num_samples)
 
-    def count(self, n):
-        """Rows per epoch for a source of ``n`` rows."""
+    def count(self, n: int) -> int | None:
+        """Rows per epoch for a source of ``n`` rows (None when only reading the rows tells)."""
         return self._cap(n)
 
-    def indices(self, n, ctx, node, epoch):
+    def indices(self, n: int, ctx: Any, node: Any, epoch: tuple[int, ...]) -> np.ndarray:
         raise NotImplementedError
 
     def __repr__(self):
@@ -39,33 +43,33 @@ class Sampler:
 class SequentialSampler(Sampler):
     """Rows in order from ``start_index``. Args: start_index (int), num_samples (int)."""
 
-    def __init__(self, start_index=None, num_samples=None):
+    def __init__(self, start_index: int | None = None, num_samples: int | None = None) -> None:
         super().__init__(num_samples)
         start_index = 0 if start_index is None else start_index
         if isinstance(start_index, bool) or not isinstance(start_index, numbers.Integral) or start_index < 0:
             raise ValueError(f"SequentialSampler: start_index must be a non-negative int, got {start_index!r}")
-        self.start_index = int(start_index)
+        self.start_index: int = int(start_index)
 
-    def count(self, n):
+    def count(self, n: int) -> int:
         if n and self.start_index >= n:
             raise ValueError(f"SequentialSampler: start_index {self.start_index} is not less than the number of "
                              f"rows {n}")
         return self._cap(max(n - self.start_index, 0))
 
-    def indices(self, n, ctx, node, epoch):
+    def indices(self, n: int, ctx: Any, node: Any, epoch: tuple[int, ...]) -> np.ndarray:
         return np.arange(self.start_index, self.start_index + self.count(n), dtype=np.int64)
 
 
 class RandomSampler(Sampler):
     """A fresh random order each epoch. Args: replacement (bool), num_samples (int)."""
 
-    def __init__(self, replacement=False, num_samples=None):
+    def __init__(self, replacement: bool = False, num_samples: int | None = None) -> None:
         super().__init__(num_samples)
         if not isinstance(replacement, bool):
             raise TypeError(f"RandomSampler: replacement must be a bool, got {replacement!r}")
         self.replacement = replacement
 
-    def indices(self, n, ctx, node, epoch):
+    def indices(self, n: int, ctx: Any, node: Any, epoch: tuple[int, ...]) -> np.ndarray:
         rng = ctx.rng(node, *epoch)
         if self.replacement:
             return rng.integers(0, n, size=self.count(n), dtype=np.int64) if n else np.zeros(0, np.int64)
@@ -80,7 +84,8 @@ class DistributedSampler(Sampler):
     what keeps them disjoint across processes.
     Args: num_shards (int), shard_id (int), shuffle (bool), num_samples (int): cap per shard, offset (int)."""
 
-    def __init__(self, num_shards, shard_id, shuffle=True, num_samples=None, offset=-1):
+    def __init__(self, num_shards: int, shard_id: int, shuffle: bool = True, num_samples: int | None = None,
+                 offset: int = -1) -> None:
         super().__init__(num_samples)
         for name, v in (("num_shards", num_shards), ("shard_id", shard_id)):
             if isinstance(v, bool) or not isinstance(v, numbers.Integral):
@@ -97,11 +102,11 @@ class DistributedSampler(Sampler):
     def _start(self):
         return self.shard_id if self.offset < 0 else (self.shard_id + self.offset) % self.num_shards
 
-    def count(self, n):
+    def count(self, n: int) -> int:
         start = self._start()
         return self._cap(max(0, (n - start + self.num_shards - 1) // self.num_shards))
 
-    def indices(self, n, ctx, node, epoch):
+    def indices(self, n: int, ctx: Any, node: Any, epoch: tuple[int, ...]) -> np.ndarray:
         order = ctx.shared_rng(*epoch).permutation(n) if self.shuffle else np.arange(n)
         return order[self._start()::self.num_shards].astype(np.int64)[:self.count(n)]
 
@@ -109,7 +114,7 @@ class DistributedSampler(Sampler):
 class SubsetSampler(Sampler):
     """The given row ids, in the given order. Args: indices (sequence of int), num_samples (int)."""
 
-    def __init__(self, indices, num_samples=None):
+    def __init__(self, indices: Sequence[int] | np.ndarray, num_samples: int | None = None) -> None:
         super().__init__(num_samples)
         try:
             arr = np.asarray(list(indices) if not isinstance(indices, np.ndarray) else indices)
@@ -119,7 +124,7 @@ class SubsetSampler(Sampler):
             raise TypeError(f"{type(self).__name__}: indices must be ints, got dtype {arr.dtype}")
         self._ids = arr.astype(np.int64).reshape(-1)
 
-    def count(self, n):
+    def count(self, n: int) -> int:
         return self._cap(len(self._ids))
 
     def _checked(self, n):
@@ -128,14 +133,14 @@ class SubsetSampler(Sampler):
             raise ValueError(f"{type(self).__name__}: index {bad} is out of range for a dataset of {n} rows")
         return self._ids % n if n else self._ids
 
-    def indices(self, n, ctx, node, epoch):
+    def indices(self, n: int, ctx: Any, node: Any, epoch: tuple[int, ...]) -> np.ndarray:
         return self._checked(n)[:self.count(n)]
 
 
 class SubsetRandomSampler(SubsetSampler):
     """The given row ids in a fresh random order each epoch. Args: indices, num_samples (int)."""
 
-    def indices(self, n, ctx, node, epoch):
+    def indices(self, n: int, ctx: Any, node: Any, epoch: tuple[int, ...]) -> np.ndarray:
         ids = self._checked(n)
         return ids[ctx.rng(node, *epoch).permutation(len(ids))][:self.count(n)]
 
@@ -146,7 +151,8 @@ class WeightedRandomSampler(Sampler):
     Args: weights (list of float >= 0, not all zero), num_samples (int, default len(weights)),
         replacement (bool, default True: ids may repeat)."""
 
-    def __init__(self, weights, num_samples=None, replacement=True):
+    def __init__(self, weights: Sequence[float] | np.ndarray, num_samples: int | None = None,
+                 replacement: bool = True) -> None:
         super().__init__(num_samples)
         w = np.asarray(weights, dtype=np.float64).reshape(-1) if isinstance(weights, (list, tuple, np.ndarray)) \
             else None
@@ -162,10 +168,10 @@ class WeightedRandomSampler(Sampler):
                              f"{int((w > 0).sum())} positive weights without replacement")
         self.weights, self.replacement = w, replacement
 
-    def count(self, n):
+    def count(self, n: int) -> int:
         return self.num_samples if self.num_samples is not None else len(self.weights)
 
-    def indices(self, n, ctx, node, epoch):
+    def indices(self, n: int, ctx: Any, node: Any, epoch: tuple[int, ...]) -> np.ndarray:
         if len(self.weights) > n:
             raise ValueError(f"WeightedRandomSampler: {len(self.weights)} weights for a dataset of {n} rows")
         rng = ctx.rng(node, *epoch)
@@ -180,13 +186,16 @@ class PKSampler(Sampler):
     Args: num_val (int): K, num_class: unused (every class is taken), shuffle (bool): classes and rows in random
         order, class_column (str): the label column, num_samples (int)."""
 
-    def __init__(self, num_val, num_class=None, shuffle=False, class_column="label", num_samples=None):
+    def __init__(self, num_val: int, num_class: int | None = None, shuffle: bool = False, class_column: str = "label",
+                 num_samples: int | None = None) -> None:
         super().__init__(num_samples)
         if isinstance(num_val, bool) or not isinstance(num_val, numbers.Integral) or num_val < 1:
             raise ValueError(f"PKSampler: num_val must be a positive int, got {num_val!r}")
         if not isinstance(shuffle, bool):
             raise TypeError(f"PKSampler: shuffle must be a bool, got {shuffle!r}")
-        self.num_val, self.shuffle, self.class_column = int(num_val), shuffle, class_column
+        self.num_val: int = int(num_val)
+        self.shuffle: bool = shuffle
+        self.class_column: str = class_column
 
     def _order(self, node, rng):
         labels = node._label_values(self.class_column) if hasattr(node, "_label_values") else None
@@ -204,10 +213,10 @@ class PKSampler(Sampler):
             out.extend(np.resize(ids, self.num_val).tolist())
         return np.asarray(out, np.int64)
 
-    def count(self, n):
+    def count(self, n: int) -> int | None:  # None: the number of rows depends on the labels
         return None if self.num_samples is None else self.num_samples
 
-    def indices(self, n, ctx, node, epoch):
+    def indices(self, n: int, ctx: Any, node: Any, epoch: tuple[int, ...]) -> np.ndarray:
         ids = self._order(node, ctx.rng(node, *epoch) if self.shuffle else None)
         return ids[:self._cap(len(ids))]
 
@@ -215,15 +224,15 @@ class PKSampler(Sampler):
 class _IterableSampler(Sampler):
     """A user object with ``__iter__`` yielding row ids (MindSpore accepts any such sampler)."""
 
-    def __init__(self, source):
+    def __init__(self, source: Iterable[int]) -> None:
         super().__init__(None)
         self._source = source
 
-    def count(self, n):
+    def count(self, n: int) -> int:
         length = getattr(self._source, "__len__", None)
-        return len(self._source) if length is not None else len(list(iter(self._source)))
+        return length() if length is not None else len(list(iter(self._source)))
 
-    def indices(self, n, ctx, node, epoch):
+    def indices(self, n: int, ctx: Any, node: Any, epoch: tuple[int, ...]) -> np.ndarray:
         ids = np.asarray(list(iter(self._source)), dtype=np.int64).reshape(-1)
         if len(ids) and (ids.min() < 0 or ids.max() >= n):
             raise ValueError(f"sampler: index {ids[(ids < 0) | (ids >= n)][0]} is out of range for a dataset "
@@ -231,7 +240,8 @@ class _IterableSampler(Sampler):
         return ids
 
 
-def build_sampler(op, num_samples, shuffle, sampler, num_shards, shard_id, default_shuffle=True):
+def build_sampler(op: str, num_samples: int | None, shuffle: bool | None, sampler: Any, num_shards: int | None,
+                  shard_id: int | None, default_shuffle: bool = True) -> Sampler:
     """MindSpore's rules for combining the source arguments into one sampler."""
     if shuffle is not None and not isinstance(shuffle, bool):
         raise TypeError(f"{op}: shuffle must be a bool or None, but got {shuffle!r}")

@@ -131,6 +131,7 @@ class RenameDataset(Dataset):
         if missing:
             raise ValueError(f"rename: column(s) {missing} do not exist; the dataset has columns {names}")
         mapping = dict(zip(src, dst))
+        self._renamed = (src, dst)
         self.column_names = [mapping.get(c, c) for c in names]
         if len(set(self.column_names)) != len(self.column_names):
             raise ValueError(f"rename: the new names {self.column_names} are not unique")

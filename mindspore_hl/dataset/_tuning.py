@@ -2,6 +2,7 @@
 (shared memory, NUMA binding, autotuning, monitoring, worker timeouts). mindspore_hl runs pipelines on threads
 in one process, so these are validated and remembered with MindSpore's defaults and ranges, and do not change
 results -- exactly as in MindSpore, where they affect speed only."""
+from typing import Any
 
 __all__ = ["set_callback_timeout", "get_callback_timeout", "set_auto_num_workers", "get_auto_num_workers",
            "set_enable_shared_mem", "get_enable_shared_mem", "set_monitor_sampling_interval",
@@ -11,7 +12,7 @@ __all__ = ["set_callback_timeout", "get_callback_timeout", "set_auto_num_workers
            "get_debug_mode", "set_fast_recovery", "get_fast_recovery"]
 
 _INT32_MAX = 2 ** 31 - 1
-_tuning = {"callback_timeout": 60, "auto_num_workers": False, "enable_shared_mem": True,
+_tuning: dict[str, Any] = {"callback_timeout": 60, "auto_num_workers": False, "enable_shared_mem": True,
            "monitor_sampling_interval": 1000, "numa_enable": False, "enable_autotune": False,
            "autotune_interval": 0, "multiprocessing_timeout_interval": 300, "debug_mode": False,
            "fast_recovery": True}
@@ -76,7 +77,7 @@ def get_numa_enable() -> bool:
     return _tuning["numa_enable"]
 
 
-def set_enable_autotune(enable: bool, filepath_prefix: str = None) -> None:
+def set_enable_autotune(enable: bool, filepath_prefix: str | None = None) -> None:
     """Autotune worker counts and queue sizes while training (default False)."""
     _tuning["enable_autotune"] = _bool("set_enable_autotune", enable)
 
@@ -104,7 +105,7 @@ def get_multiprocessing_timeout_interval() -> int:
     return _tuning["multiprocessing_timeout_interval"]
 
 
-def set_debug_mode(debug_mode_flag: bool, debug_hook_list: list = None) -> None:
+def set_debug_mode(debug_mode_flag: bool, debug_hook_list: list | None = None) -> None:
     """Run the pipeline in debug mode (default False)."""
     _tuning["debug_mode"] = _bool("set_debug_mode", debug_mode_flag)
 

@@ -1,5 +1,6 @@
 """Global dataset settings (``mindspore.dataset.config``): seed, worker count, prefetch depth."""
 import os
+from typing import Any
 
 from ._tuning import *  # noqa: F401,F403  (engine tuning settings)
 from ._tuning import __all__ as _tuning_names
@@ -11,7 +12,7 @@ __all__ = ["set_seed", "get_seed", "set_num_parallel_workers", "get_num_parallel
 # seed draw fresh randomness, except DistributedSampler, which shuffles with it deterministically.
 DEFAULT_SEED = 5489
 
-_state = {
+_state: dict[str, Any] = {
     "seed": None,                 # int given to set_seed, or None
     "top_seed_at_set": None,      # mindspore_hl.set_seed's value when set_seed was called (see effective_seed)
     "num_parallel_workers": max(1, min(8, os.cpu_count() or 1)),
@@ -35,7 +36,7 @@ def _top_level_seed():
     return None if value is None else int(value)
 
 
-def set_seed(seed):
+def set_seed(seed: int) -> None:
     """Seed every random dataset operation (shuffles, samplers, random transforms). Args: seed (int >= 0)."""
     _check_int("set_seed", seed, 0)
     _state["seed"] = int(seed)
@@ -43,7 +44,7 @@ def set_seed(seed):
     _state["generation"] += 1
 
 
-def effective_seed():
+def effective_seed() -> int | None:
     """The seed pipelines use: whichever of ``ds.config.set_seed`` / ``ms.set_seed`` was called last, or None.
 
     ``ms.set_seed`` also seeds datasets in MindSpore; the top-level seed wins unless ``ds.config.set_seed`` was
@@ -55,29 +56,29 @@ def effective_seed():
     return top
 
 
-def get_seed():
+def get_seed() -> int:
     """The dataset seed; ``5489`` (MindSpore's default) while none was set."""
     seed = effective_seed()
     return DEFAULT_SEED if seed is None else seed
 
 
-def set_num_parallel_workers(num):
+def set_num_parallel_workers(num: int) -> None:
     """Default worker threads per map / source operation. Args: num (int >= 1)."""
     _check_int("set_num_parallel_workers", num, 1, 1024)
     _state["num_parallel_workers"] = int(num)
 
 
-def get_num_parallel_workers():
+def get_num_parallel_workers() -> int:
     """Default worker threads per operation."""
     return _state["num_parallel_workers"]
 
 
-def set_prefetch_size(size):
+def set_prefetch_size(size: int) -> None:
     """Number of blocks each iterator keeps ready ahead of the training loop. Args: size (int >= 1)."""
     _check_int("set_prefetch_size", size, 1, 2 ** 31 - 1)
     _state["prefetch_size"] = int(size)
 
 
-def get_prefetch_size():
+def get_prefetch_size() -> int:
     """Prefetch queue depth of iterators."""
     return _state["prefetch_size"]

@@ -18,13 +18,19 @@ from ._classification import (
     Top5CategoricalAccuracy,
     TopKCategoricalAccuracy,
 )
+from ._confusion_metric import ConfusionMatrixMetric
 from ._metric import Metric, rearrange_inputs
+from ._occlusion import OcclusionSensitivity
 from ._regression import MAE, MSE, Dice, Loss, Perplexity
 from ._roc import ROC, auc
+from ._similarity import BleuScore, CosineSimilarity
+from ._surface import HausdorffDistance, MeanSurfaceDistance, RootMeanSquareDistance
 
 __all__ = ["names", "get_metric_fn", "get_metrics", "Metric", "rearrange_inputs", "Accuracy", "MAE", "MSE",
            "Precision", "Recall", "Fbeta", "F1", "Dice", "ROC", "auc", "TopKCategoricalAccuracy",
-           "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "Loss", "Perplexity", "ConfusionMatrix"]
+           "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "Loss", "Perplexity", "ConfusionMatrix",
+           "BleuScore", "CosineSimilarity", "HausdorffDistance", "MeanSurfaceDistance", "RootMeanSquareDistance",
+           "ConfusionMatrixMetric", "OcclusionSensitivity"]
 
 _FACTORY: dict[str, Callable[..., Any]] = {
     "accuracy": Accuracy,

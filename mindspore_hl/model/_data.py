@@ -3,6 +3,11 @@
 A batch is a tuple / list of columns (NumPy arrays, Tensors, numbers), a dict of columns, or a single array.
 Columns come out as NumPy arrays or JAX arrays (never Tensors), ready to be passed to a compiled step.
 """
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
 import jax
 import numpy as np
 
@@ -19,7 +24,7 @@ def _column(value):
     return np.asarray(value)
 
 
-def as_columns(element, where="dataset"):
+def as_columns(element: Any, where: str = "dataset") -> list[Any]:
     """One dataset element -> list of arrays."""
     if isinstance(element, dict):
         return [_column(v) for v in element.values()]
@@ -40,7 +45,7 @@ class DataSource:
         name: 'train_dataset' / 'valid_dataset', for error messages.
     """
 
-    def __init__(self, dataset, name="train_dataset"):
+    def __init__(self, dataset: Any, name: str = "train_dataset") -> None:
         self.dataset = dataset
         self.name = name
         self.is_ms = hasattr(dataset, "create_tuple_iterator") and hasattr(dataset, "get_dataset_size")
@@ -54,9 +59,9 @@ class DataSource:
                 raise TypeError(f"Model: '{name}' is a one-shot iterator ({type(dataset).__name__}); it would be "
                                 f"empty after the first epoch. Pass a list of batches, an object whose __iter__ "
                                 f"starts over, or a GeneratorDataset.")
-        self._size = None
+        self._size: int | None = None
 
-    def size(self):
+    def size(self) -> int:
         """Batches per epoch (``get_dataset_size()``, ``len()``, or counted by iterating once)."""
         if self._size is None:
             if self.is_ms:
@@ -67,7 +72,7 @@ class DataSource:
                 self._size = sum(1 for _ in self.dataset)
         return self._size
 
-    def batch_size(self):
+    def batch_size(self) -> int:
         """The batch size (``get_batch_size()``, else the leading dimension of the first batch's first column)."""
         if hasattr(self.dataset, "get_batch_size"):
             return int(self.dataset.get_batch_size())
@@ -76,7 +81,7 @@ class DataSource:
             return int(np.shape(cols[0])[0]) if cols and np.ndim(cols[0]) else 1
         return 0
 
-    def epochs(self, num_epochs, steps_per_epoch=None):
+    def epochs(self, num_epochs: int, steps_per_epoch: int | None = None) -> Iterator[Iterator[list[Any]]]:
         """Yield ``num_epochs`` iterators, each over one epoch's batches (lists of arrays).
 
         ``steps_per_epoch`` (sink_size) cuts a continuous stream into epochs of that many batches, continuing

@@ -4,9 +4,12 @@ MindSpore checks per step that a dataset feeding ``WithLossCell`` has two column
 'train_dataset' should return two elements, but got 3"); this check runs once, names the columns and says
 what the network's ``construct`` takes.
 """
-import inspect
+from __future__ import annotations
 
-from ._data import as_columns
+import inspect
+from typing import Any
+
+from ._data import DataSource, as_columns
 
 __all__ = ["check_columns"]
 
@@ -18,8 +21,8 @@ def _columns(source):
         names = list(dataset.get_col_names())
         return len(names), names
     for element in dataset:  # a re-iterable of batches: the first one tells
-        names = list(element) if isinstance(element, dict) else None
-        return len(as_columns(element, source.name)), names
+        keys = list(element) if isinstance(element, dict) else None
+        return len(as_columns(element, source.name)), keys
     return None, None
 
 
@@ -41,7 +44,8 @@ def _describe(n, names, what):
     return f"the {what} gives {n} column{'s' if n != 1 else ''}{shown} per batch"
 
 
-def check_columns(api, source, network, loss_fn, what="train_dataset", wrapper="WithLossCell"):
+def check_columns(api: str, source: DataSource, network: Any, loss_fn: Any, what: str = "train_dataset",
+                  wrapper: str = "WithLossCell") -> None:
     """Raise ValueError when ``source``'s columns cannot be the inputs of the network Model builds.
 
     Args:

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 
 from ..common import seed
 from ._core import check, op
+from ._lowp import product
 from ._nn_conv import conv1d, conv2d, conv_transpose2d
 from ._nn_loss import (
     binary_cross_entropy,
@@ -139,7 +140,11 @@ def dense(input, weight, bias=None):
     check(weight.ndim in (1, 2) and input.shape[-1:] == weight.shape[-1:], "dense",
           f"the last dim of 'input' must equal weight.shape[-1], but got input shape {list(input.shape)} and "
           f"weight shape {list(weight.shape)}.")
-    y = jnp.matmul(input, weight.astype(input.dtype).T)
+    weight = weight.astype(input.dtype)
+    if weight.ndim == 2 and input.ndim >= 1 and input.dtype == jnp.bfloat16:  # bfloat16 arithmetic on CPU
+        y = product(input.reshape(-1, input.shape[-1]), weight).reshape(*input.shape[:-1], weight.shape[0])
+    else:
+        y = jnp.matmul(input, weight.T)
     if bias is not None:
         y = y + bias.astype(y.dtype)
     return y

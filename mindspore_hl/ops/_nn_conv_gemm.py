@@ -14,6 +14,8 @@ shape) is here, shared by both.
 import jax.numpy as jnp
 from jax import lax
 
+from ._lowp import product
+
 __all__ = ["conv_xla", "gemm_suits", "conv_gemm"]
 
 
@@ -83,5 +85,5 @@ def conv_gemm(x, w, stride, pads, dilation):
     # stays one matrix product reading dy as it is; with 4-D operands XLA canonicalised it into a transposing
     # copy of dy with dy's producers (BatchNorm's backward) fused into that strided loop.
     n, ho, wo, k = patches.shape
-    return lax.dot_general(patches.reshape(n * ho * wo, k), rows, (((1,), (1,)), ((), ()))).reshape(n, ho, wo, -1)
+    return product(patches.reshape(n * ho * wo, k), rows).reshape(n, ho, wo, -1)
 

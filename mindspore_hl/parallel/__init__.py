@@ -4,10 +4,9 @@
 ``Model``'s train step, eager PYNATIVE steps): on a ``('data', 'model')`` device mesh with ``NamedSharding``
 layouts, whose collectives XLA inserts. The machinery is the engine's (``mindspore_hl._engine``: ``_plan``
 the shardings of a step, ``_layout`` strategies and ``Cell.shard``, ``_auto`` the AUTO_PARALLEL search,
-``_parallel_context`` the context); ``parallel._context`` / ``_layout`` / ``_plan`` / ``_auto`` name them.
+``_parallel_context`` the context); ``parallel._context`` / ``_layout`` / ``_plan`` / ``_auto`` name them (``_compat``
+registers those module paths).
 """
-import sys as _sys
-
 from .._engine import _auto, _layout, _plan
 from .._engine import _parallel_context as _context
 from .._engine._auto import last_strategy
@@ -20,9 +19,6 @@ from .._engine._parallel_context import (
 )
 from ..nn.cell import Cell as _Cell
 from ._grad_reducer import DistributedGradReducer
-
-for _name, _module in (("_context", _context), ("_layout", _layout), ("_plan", _plan), ("_auto", _auto)):
-    _sys.modules[f"{__name__}.{_name}"] = _module  # the old module paths of the engine's parallel parts
 
 __all__ = ["ParallelMode", "set_auto_parallel_context", "get_auto_parallel_context", "reset_auto_parallel_context",
            "DistributedGradReducer", "shard", "last_strategy"]

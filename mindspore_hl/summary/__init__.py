@@ -6,9 +6,9 @@ The writers load on first use: tensorboardX imports PyTorch whenever it is insta
 """
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from .._lazy import lazy_names
 from ..ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary
 
 if TYPE_CHECKING:  # loaded lazily at run time (see above)
@@ -18,15 +18,8 @@ if TYPE_CHECKING:  # loaded lazily at run time (see above)
 __all__ = ["SummaryRecord", "ScalarSummary", "ImageSummary", "HistogramSummary", "TensorSummary", "cell_tree",
            "jaxpr_to_graph_def"]
 
-_LAZY = {"SummaryRecord": "._record", "cell_tree": "._graph", "jaxpr_to_graph_def": "._graph"}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_names(__name__, {"SummaryRecord": f"{__name__}._record", "cell_tree": f"{__name__}._graph",
+                                    "jaxpr_to_graph_def": f"{__name__}._graph"})
 
 
 def __dir__() -> list[str]:

@@ -45,6 +45,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    "to <output_dir>/summary")
     p.add_argument("--sink", action="store_true", help="dataset_sink_mode=True (several steps per device call)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--amp_level", choices=["O0", "O1", "O2", "O3"], default="O0",
+                   help="mixed precision (amp.auto_mixed_precision): O2 keeps BatchNorm and the loss in float32")
+    p.add_argument("--amp_dtype", choices=["float16", "bfloat16"], default="bfloat16",
+                   help="the low-precision type of --amp_level O1-O3 (bfloat16: native on CPUs with AVX512-BF16/AMX)")
     return p.parse_args(argv)
 
 
@@ -61,7 +65,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ds_eval = create_dataset(args.data_path, args.batch_size, usage="test", shuffle=False)
     steps = ds_train.get_dataset_size()
 
-    net = LeNet5(10)
+    net: nn.Cell = LeNet5(10)
+    if args.amp_level != "O0":  # the weights stay float32 (checkpoints unchanged); the arithmetic is low precision
+        net = ms.amp.auto_mixed_precision(net, args.amp_level, dtype=getattr(ms, args.amp_dtype))
     net_loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     lr = args.lr
     if args.lr_schedule == "cosine":

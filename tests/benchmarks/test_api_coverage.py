@@ -10,14 +10,55 @@ from tests.oracle import FIXTURE_ROOT, load_cases
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
-#: Names whose MindSpore 2.10 CPU call raised (no CPU kernel), checked against NumPy instead: name -> test file.
+_COMM_ONE_PROCESS = "tests/ops/test_comm_ops.py"          # one rank and 8 virtual devices, NumPy on the slices
+_COMM_TWO_PROCESSES = "tests/parallel/test_comm_two_process.py"  # NumPy on the two ranks' inputs
+_RANDOM = "tests/ops/test_random_more.py"  # shape, dtype, range, seeding and distribution (moments, KS)
+
+#: Names whose MindSpore 2.10 CPU call raised (no CPU kernel), or which need several processes (collectives) or
+#: give random values, checked against a second implementation instead: name -> test file.
 SECOND_IMPLEMENTATION = {
     "mindspore.ops functions": {n: "tests/ops/test_ops_numpy_reference.py" for n in [
         "fmin", "quantile", "nanquantile", "take", "roll", "soft_margin_loss", "triplet_margin_loss", "rms_norm",
         "add_rms_norm", "mse_loss_ext", "baddbmm_ext", "einsum_ext", "shape_mul", "mixed_precision_cast",
-        "adaptive_avg_pool1d", "adaptive_max_pool1d", "multilabel_margin_loss"]},
+        "adaptive_avg_pool1d", "adaptive_max_pool1d", "multilabel_margin_loss"]} | {
+        n: _COMM_ONE_PROCESS for n in """
+        all_reduce all_gather all_gather_into_tensor all_gather_into_tensor_uneven all_gather_object
+        all_to_all all_to_all_single all_to_all_v_c barrier broadcast broadcast_object_list
+        gather_into_tensor gather_object send reduce reduce_scatter reduce_scatter_tensor
+        reduce_scatter_tensor_uneven scatter_tensor scatter_object_list init_process_group
+        destroy_process_group new_group get_rank get_world_size get_backend get_global_rank
+        get_group_rank get_process_group_ranks is_available is_initialized
+    """.split()} | {n: _COMM_TWO_PROCESSES for n in """
+        batch_isend_irecv irecv isend recv send_object_list recv_object_list
+    """.split()} | {
+        "array_to_scalar": "tests/ops/test_graph_helpers.py", "move_to": "tests/ops/test_graph_helpers.py",
+        "inplace_sigmoid": "tests/ops/test_ops_math_more.py", "adaptive_avg_pool2d_ext": "tests/ops/test_nn_ops2.py",
+        "rotary_position_embedding": "tests/ops/test_nn_ops2.py"} | {n: _RANDOM for n in """
+        bernoulli_ext choice_with_mask gamma laplace log_uniform_candidate_sampler
+        multinomial_with_replacement poisson random_categorical random_gamma random_poisson
+        standard_laplace standard_normal uniform_candidate_sampler
+    """.split()},
     "mindspore.ops primitives": {n: "tests/ops/test_ops_numpy_reference.py" for n in ["Fmin", "Roll",
-                                                                                       "TripletMarginLoss"]},
+                                                                                       "TripletMarginLoss"]} | {
+        n: _COMM_ONE_PROCESS for n in """
+        AllGather AllGatherV AllReduce AlltoAll AlltoAllV AlltoAllVC Barrier Broadcast CollectiveGather
+        CollectiveScatter NeighborExchangeV2 Reduce ReduceScatter ReduceScatterV
+    """.split()} | {n: _COMM_TWO_PROCESSES for n in """
+        BatchISendIRecv NeighborExchange Receive Send
+    """.split()} | {
+        n: "tests/ops/test_ops_math_more.py" for n in """
+        ConfusionMatrix CountNonZero EuclideanNorm HistogramFixedWidth LerpScalar Ormqr Quantile
+        ScatterNonAliasingAdd SplitV
+    """.split()} | {
+        "ApplyKerasMomentum": "tests/ops/test_optim_updates.py", "LARSUpdate": "tests/ops/test_optim_updates.py"} | {
+        n: "tests/ops/test_nn_ops2.py" for n in ["BatchToSpace", "SpaceToBatch", "BatchToSpaceNDV2", "RmsNorm",
+                                                 "LogSoftmaxExt"]} | {
+        n: _RANDOM for n in """
+        Bernoulli Cauchy Gamma LogNormalReverse LogUniformCandidateSampler Multinomial
+        MultinomialWithReplacement NonDeterministicInts ParameterizedTruncatedNormal Poisson
+        RandomCategorical RandomChoiceWithMask RandomGamma RandomPoisson RandomShuffle Randperm
+        RandpermV2 StandardLaplace TruncatedNormal UniformCandidateSampler
+    """.split()},
     "mindspore.Tensor methods": {n: "tests/ops/test_ops_numpy_reference.py" for n in [
         "unique", "roll", "addbmm", "addmv", "addr", "reverse_sequence", "H", "mH", "bfloat16", "byte", "short",
         "ndimension", "index_add", "index_add_", "is_floating_point", "fills", "inplace_update"]},

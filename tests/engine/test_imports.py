@@ -141,3 +141,14 @@ def test_every_module_imports_alone_in_a_fresh_interpreter():
         "sys.exit(1 if failed else 0)\n")
     res = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stdout[-4000:] + res.stderr[-4000:]
+
+
+def test_import_starts_no_jax_backend():
+    """``communication.init()`` and ``set_device`` must run before JAX's backend starts, so ``import mindspore_hl``
+    may not start it (no arrays, devices or computations at import time)."""
+    script = ("from jax._src import xla_bridge\n"
+              "import mindspore_hl\n"
+              "print(len(xla_bridge._backends))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split()[-1] == "0", "importing mindspore_hl started a JAX backend"

@@ -45,7 +45,11 @@ KNOWN_DIFFERENCES: dict[str, str] = {
           "(ops/_state.py)" for c in ["ops.assign/auto_f23x2", "ops.assign_add/auto_f23x2", "ops.assign_sub/auto_f23x2",
                                       "P.Assign/auto_f23x2", "P.AssignAdd/auto_f23x2", "P.AssignSub/auto_f23x2"]},
     **{c: "eigen/singular vectors and eigenvalue order are not unique (sign / order differ from LAPACK's)"
-       for c in ["ops.eig/auto_f33", "ops.eigvals/auto_f33", "ops.svd/auto_f23"]},
+       for c in ["ops.eig/auto_f33", "ops.eigvals/auto_f33", "ops.svd/auto_f23", "P.Eig/auto_f33"]},
+    "P.Lstsq/auto_f23x2": "an underdetermined system (2 equations, 3 unknowns) has infinitely many exact solutions: "
+                          "MindSpore's and mindspore_hl's differ, both with residuals below 4e-7",
+    "P.UniqueConsecutive/auto_f23": "with return_idx/return_counts False MindSpore's CPU kernel returns "
+                                    "uninitialised memory as the second and third outputs",
     "Tensor.bfloat16/auto_f23": "the oracle's NumPy stores bfloat16 as raw 2-byte voids: no dtype to compare",
     "ops.full/x": "MindSpore's CPU build gives Int64 for ops.full((2, 2), 3.5); mindspore_hl infers Float32 from "
                   "the fill value",

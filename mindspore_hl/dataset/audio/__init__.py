@@ -40,6 +40,18 @@ from ._filters import (
                         TimeMasking,
                         TrebleBiquad,
 )
+from ._flanger import Flanger, Modulation
+from ._more2 import (
+                        DetectPitchFrequency,
+                        Dither,
+                        GriffinLim,
+                        InverseSpectrogram,
+                        Overdrive,
+                        PhaseVocoder,
+                        Resample,
+                        SlidingWindowCmn,
+                        TimeStretch,
+)
 from ._spectral import (
                         MFCC,
                         AmplitudeToDB,
@@ -65,4 +77,5 @@ __all__ = ["WindowType", "BorderType", "NormType", "NormMode", "MelType", "Scale
            "HighpassBiquad", "BandpassBiquad", "BandrejectBiquad", "AllpassBiquad", "BandBiquad", "BassBiquad",
            "TrebleBiquad", "EqualizerBiquad", "DeemphBiquad", "RiaaBiquad", "LFCC", "SpectralCentroid", "Contrast",
            "MaskAlongAxis", "MaskAlongAxisIID", "TimeMasking", "FrequencyMasking", "DensityFunction",
-           "Interpolation", "ResampleMethod"]
+           "Interpolation", "ResampleMethod", "Flanger", "Modulation", "Overdrive", "Resample", "InverseSpectrogram",
+           "PhaseVocoder", "TimeStretch", "GriffinLim", "DetectPitchFrequency", "Dither", "SlidingWindowCmn"]

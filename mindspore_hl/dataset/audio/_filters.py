@@ -1,8 +1,12 @@
 """IIR filters and spectrogram masks of ``mindspore.dataset.audio``: the biquad family (torchaudio's
 coefficients), LFilter / Filtfilt (``scipy.signal.lfilter``), LFCC, SpectralCentroid, Contrast and the time /
 frequency masks."""
+from __future__ import annotations
+
 import enum
 import math
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from scipy import signal
@@ -46,7 +50,7 @@ def _lfilter(x, a, b, clamp):
 class LFilter(TensorOperation):
     """IIR filter ``a[0] y[n] = sum b[k] x[n-k] - sum_{k>0} a[k] y[n-k]`` along time, clipped to [-1, 1]."""
 
-    def __init__(self, a_coeffs, b_coeffs, clamp=True):
+    def __init__(self, a_coeffs: Sequence[float], b_coeffs: Sequence[float], clamp: bool = True) -> None:
         self.a_coeffs, self.b_coeffs, self.clamp = list(a_coeffs), list(b_coeffs), bool(clamp)
         _lfilter(np.zeros(1), self.a_coeffs, self.b_coeffs, False)
 
@@ -66,7 +70,7 @@ class Filtfilt(LFilter):
 class Biquad(TensorOperation):
     """Second-order IIR filter with coefficients (b0, b1, b2, a0, a1, a2)."""
 
-    def __init__(self, b0, b1, b2, a0, a1, a2):
+    def __init__(self, b0: float, b1: float, b2: float, a0: float, a1: float, a2: float) -> None:
         if a0 == 0:
             raise ValueError("Biquad: a0 must not be 0")
         self.b, self.a = [float(b0), float(b1), float(b2)], [float(a0), float(a1), float(a2)]
@@ -85,42 +89,44 @@ def _w0_alpha(op, sample_rate, freq, q):
 
 
 class LowpassBiquad(Biquad):
-    def __init__(self, sample_rate, cutoff_freq, Q=0.707):  # noqa: N803 - MindSpore's name
+    def __init__(self, sample_rate: int, cutoff_freq: float, Q: float = 0.707) -> None:  # noqa: N803 - MindSpore's name
         w0, alpha = _w0_alpha("LowpassBiquad", sample_rate, cutoff_freq, Q)
         c = math.cos(w0)
         super().__init__((1 - c) / 2, 1 - c, (1 - c) / 2, 1 + alpha, -2 * c, 1 - alpha)
 
 
 class HighpassBiquad(Biquad):
-    def __init__(self, sample_rate, cutoff_freq, Q=0.707):  # noqa: N803
+    def __init__(self, sample_rate: int, cutoff_freq: float, Q: float = 0.707) -> None:  # noqa: N803
         w0, alpha = _w0_alpha("HighpassBiquad", sample_rate, cutoff_freq, Q)
         c = math.cos(w0)
         super().__init__((1 + c) / 2, -1 - c, (1 + c) / 2, 1 + alpha, -2 * c, 1 - alpha)
 
 
 class BandpassBiquad(Biquad):
-    def __init__(self, sample_rate, central_freq, Q=0.707, const_skirt_gain=False):  # noqa: N803
+    def __init__(self, sample_rate: int, central_freq: float, Q: float = 0.707,  # noqa: N803
+                 const_skirt_gain: bool = False) -> None:
         w0, alpha = _w0_alpha("BandpassBiquad", sample_rate, central_freq, Q)
         temp = math.sin(w0) / 2 if const_skirt_gain else alpha
         super().__init__(temp, 0.0, -temp, 1 + alpha, -2 * math.cos(w0), 1 - alpha)
 
 
 class BandrejectBiquad(Biquad):
-    def __init__(self, sample_rate, central_freq, Q=0.707):  # noqa: N803
+    def __init__(self, sample_rate: int, central_freq: float, Q: float = 0.707) -> None:  # noqa: N803
         w0, alpha = _w0_alpha("BandrejectBiquad", sample_rate, central_freq, Q)
         c = math.cos(w0)
         super().__init__(1.0, -2 * c, 1.0, 1 + alpha, -2 * c, 1 - alpha)
 
 
 class AllpassBiquad(Biquad):
-    def __init__(self, sample_rate, central_freq, Q=0.707):  # noqa: N803
+    def __init__(self, sample_rate: int, central_freq: float, Q: float = 0.707) -> None:  # noqa: N803
         w0, alpha = _w0_alpha("AllpassBiquad", sample_rate, central_freq, Q)
         c = math.cos(w0)
         super().__init__(1 - alpha, -2 * c, 1 + alpha, 1 + alpha, -2 * c, 1 - alpha)
 
 
 class BandBiquad(Biquad):
-    def __init__(self, sample_rate, central_freq, Q=0.707, noise=False):  # noqa: N803
+    def __init__(self, sample_rate: int, central_freq: float, Q: float = 0.707,  # noqa: N803
+                 noise: bool = False) -> None:
         w0, _ = _w0_alpha("BandBiquad", sample_rate, central_freq, Q)
         bw_hz = central_freq / Q
         a2 = math.exp(-2 * math.pi * bw_hz / sample_rate)
@@ -143,17 +149,19 @@ def _shelf(op, sample_rate, gain, freq, q, treble):
 
 
 class BassBiquad(Biquad):
-    def __init__(self, sample_rate, gain, central_freq=100.0, Q=0.707):  # noqa: N803
+    def __init__(self, sample_rate: int, gain: float, central_freq: float = 100.0,
+                 Q: float = 0.707) -> None:  # noqa: N803
         super().__init__(*_shelf("BassBiquad", sample_rate, gain, central_freq, Q, False))
 
 
 class TrebleBiquad(Biquad):
-    def __init__(self, sample_rate, gain, central_freq=3000, Q=0.707):  # noqa: N803
+    def __init__(self, sample_rate: int, gain: float, central_freq: float = 3000,
+                 Q: float = 0.707) -> None:  # noqa: N803
         super().__init__(*_shelf("TrebleBiquad", sample_rate, gain, central_freq, Q, True))
 
 
 class EqualizerBiquad(Biquad):
-    def __init__(self, sample_rate, center_freq, gain, Q=0.707):  # noqa: N803
+    def __init__(self, sample_rate: int, center_freq: float, gain: float, Q: float = 0.707) -> None:  # noqa: N803
         w0, alpha = _w0_alpha("EqualizerBiquad", sample_rate, center_freq, Q)
         big_a = math.exp(gain / 40 * math.log(10))
         c = math.cos(w0)
@@ -164,7 +172,7 @@ class EqualizerBiquad(Biquad):
 class DeemphBiquad(Biquad):
     """CD de-emphasis (44100 or 48000 Hz)."""
 
-    def __init__(self, sample_rate):
+    def __init__(self, sample_rate: int) -> None:
         table = {44100: (5283.0, 0.4845, -9.477), 48000: (5356.0, 0.479, -9.62)}
         if sample_rate not in table:
             raise ValueError(f"DeemphBiquad: sample_rate must be 44100 or 48000, but got {sample_rate}")
@@ -186,7 +194,7 @@ class RiaaBiquad(Biquad):
               88200: ((-0.1168735, 0.9648312), (0.8590646, 0.9964002)),
               96000: ((-0.1141486, 0.9676817), (0.8699137, 0.9966946))}
 
-    def __init__(self, sample_rate):
+    def __init__(self, sample_rate: int) -> None:
         if sample_rate not in self._TABLE:
             raise ValueError(f"RiaaBiquad: sample_rate must be one of {sorted(self._TABLE)}, but got {sample_rate}")
         zeros, poles = self._TABLE[sample_rate]
@@ -203,8 +211,9 @@ class RiaaBiquad(Biquad):
 class LFCC(TensorOperation):
     """Linear-frequency cepstral coefficients: Spectrogram, linear filter bank, log or dB, DCT-II."""
 
-    def __init__(self, sample_rate=16000, n_filter=128, n_lfcc=40, f_min=0.0, f_max=None, dct_type=2,
-                 norm=NormMode.ORTHO, log_lf=False, speckwargs=None):
+    def __init__(self, sample_rate: int = 16000, n_filter: int = 128, n_lfcc: int = 40, f_min: float = 0.0,
+                 f_max: float | None = None, dct_type: int = 2, norm: NormMode = NormMode.ORTHO, log_lf: bool = False,
+                 speckwargs: dict[str, Any] | None = None) -> None:
         if dct_type != 2:
             raise ValueError(f"LFCC: only dct_type 2 is supported, but got {dct_type!r}")
         if n_lfcc > n_filter:
@@ -226,7 +235,8 @@ class LFCC(TensorOperation):
 class SpectralCentroid(TensorOperation):
     """The magnitude-weighted mean frequency of each frame: (..., time) -> (..., 1, frames)."""
 
-    def __init__(self, sample_rate, n_fft=400, win_length=None, hop_length=None, pad=0, window=WindowType.HANN):
+    def __init__(self, sample_rate: int, n_fft: int = 400, win_length: int | None = None, hop_length: int | None = None,
+                 pad: int = 0, window: WindowType = WindowType.HANN) -> None:
         self.sample_rate = sample_rate
         self.spectrogram = Spectrogram(n_fft, win_length, hop_length, pad, window, 1.0)
 
@@ -241,7 +251,7 @@ class SpectralCentroid(TensorOperation):
 class Contrast(TensorOperation):
     """Loudness contrast: ``sin(x pi/2 + c sin(x 2 pi))`` with ``c = enhancement_amount / 750``."""
 
-    def __init__(self, enhancement_amount=75.0):
+    def __init__(self, enhancement_amount: float = 75.0) -> None:
         if not 0 <= enhancement_amount <= 100:
             raise ValueError(f"Contrast: enhancement_amount must be in [0, 100], got {enhancement_amount}")
         self.enhancement_amount = float(enhancement_amount)
@@ -254,7 +264,7 @@ class Contrast(TensorOperation):
 class MaskAlongAxis(TensorOperation):
     """Set ``mask_width`` entries from ``mask_start`` along ``axis`` (1: frequency, 2: time) to ``mask_value``."""
 
-    def __init__(self, mask_start, mask_width, mask_value, axis):
+    def __init__(self, mask_start: int, mask_width: int, mask_value: float, axis: int) -> None:
         if mask_start < 0 or mask_width < 1 or axis not in (1, 2):
             raise ValueError("MaskAlongAxis: mask_start must be >= 0, mask_width >= 1 and axis 1 or 2")
         self.mask_start, self.mask_width, self.mask_value, self.axis = mask_start, mask_width, mask_value, axis
@@ -275,7 +285,7 @@ class MaskAlongAxisIID(TensorOperation):
     """A random mask along ``axis``: width uniform in [0, mask_param], start uniform where it fits."""
     random = True
 
-    def __init__(self, mask_param, mask_value, axis):
+    def __init__(self, mask_param: int, mask_value: float, axis: int) -> None:
         if mask_param < 0 or axis not in (1, 2):
             raise ValueError("MaskAlongAxisIID: mask_param must be >= 0 and axis 1 or 2")
         self.mask_param, self.mask_value, self.axis = mask_param, mask_value, axis
@@ -296,7 +306,8 @@ class _Masking(TensorOperation):
     random = True
     _axis = 2
 
-    def __init__(self, iid_masks=False, mask_param=0, mask_start=0, mask_value=0.0):
+    def __init__(self, iid_masks: bool = False, mask_param: int = 0, mask_start: int = 0,
+                 mask_value: float = 0.0) -> None:
         if mask_param < 0 or mask_start < 0:
             raise ValueError(f"{type(self).__name__}: the mask parameter and mask_start must be non-negative")
         self.iid_masks, self.mask_param, self.mask_start, self.mask_value = bool(iid_masks), mask_param, \
@@ -317,7 +328,8 @@ class TimeMasking(_Masking):
     """Mask a random number (up to ``time_mask_param``) of frames from ``mask_start`` (or anywhere, iid)."""
     _axis = 2
 
-    def __init__(self, iid_masks=False, time_mask_param=0, mask_start=0, mask_value=0.0):
+    def __init__(self, iid_masks: bool = False, time_mask_param: int = 0, mask_start: int = 0,
+                 mask_value: float = 0.0) -> None:
         super().__init__(iid_masks, time_mask_param, mask_start, mask_value)
 
 
@@ -325,5 +337,6 @@ class FrequencyMasking(_Masking):
     """Mask a random number (up to ``freq_mask_param``) of frequency bins from ``mask_start`` (or anywhere)."""
     _axis = 1
 
-    def __init__(self, iid_masks=False, freq_mask_param=0, mask_start=0, mask_value=0.0):
+    def __init__(self, iid_masks: bool = False, freq_mask_param: int = 0, mask_start: int = 0,
+                 mask_value: float = 0.0) -> None:
         super().__init__(iid_masks, freq_mask_param, mask_start, mask_value)

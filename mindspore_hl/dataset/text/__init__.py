@@ -1,4 +1,11 @@
 """``mindspore_hl.dataset.text`` (``mindspore.dataset.text``): tokenizers, vocabularies and string transforms."""
+from ._sentencepiece import (
+                          SentencePieceModel,
+                          SentencePieceTokenizer,
+                          SentencePieceVocab,
+                          SPieceTokenizerLoadType,
+                          SPieceTokenizerOutType,
+)
 from ._tokenizers import (
                           BasicTokenizer,
                           CaseFold,
@@ -26,8 +33,11 @@ from ._vocab import (
                           Vocab,
                           WordpieceTokenizer,
 )
+from ._wikipedia import FilterWikipediaXML
 
-__all__ = ["WhitespaceTokenizer", "UnicodeCharTokenizer", "UnicodeScriptTokenizer", "RegexTokenizer",
+__all__ = ["SentencePieceModel", "SentencePieceTokenizer", "SentencePieceVocab", "SPieceTokenizerLoadType",
+           "SPieceTokenizerOutType", "FilterWikipediaXML",
+           "WhitespaceTokenizer", "UnicodeCharTokenizer", "UnicodeScriptTokenizer", "RegexTokenizer",
            "RegexReplace", "CaseFold", "NormalizeUTF8", "NormalizeForm", "BasicTokenizer", "PythonTokenizer",
            "to_str", "to_bytes", "Vocab", "Lookup", "WordpieceTokenizer", "BertTokenizer", "Ngram", "ToNumber",
            "Truncate", "TruncateSequencePair", "SlidingWindow", "AddToken", "Vectors", "GloVe", "FastText",

@@ -3,9 +3,13 @@
 Tokenizers take a scalar string and return a 1-D array of tokens; with ``with_offsets=True`` they also return
 the UTF-8 byte offsets where each token starts and ends (uint32), as MindSpore does.
 """
+from __future__ import annotations
+
 import enum
 import re
 import unicodedata
+from collections.abc import Callable
+from typing import Any, Literal
 
 import numpy as np
 
@@ -16,7 +20,7 @@ __all__ = ["WhitespaceTokenizer", "UnicodeCharTokenizer", "UnicodeScriptTokenize
            "to_str", "to_bytes", "text_of"]
 
 
-def text_of(op, x):
+def text_of(op: str, x: Any) -> str:
     """A scalar string input as str."""
     arr = np.asarray(x)
     if arr.ndim != 0 or arr.dtype.kind not in "US":
@@ -37,7 +41,7 @@ def _tokens_out(text, spans, with_offsets):
 
 
 class _Tokenizer(TensorOperation):
-    def __init__(self, with_offsets=False):
+    def __init__(self, with_offsets: bool = False) -> None:
         if not isinstance(with_offsets, bool):
             raise TypeError(f"{type(self).__name__}: with_offsets must be a bool, but got {with_offsets!r}")
         self.with_offsets = with_offsets
@@ -45,6 +49,10 @@ class _Tokenizer(TensorOperation):
     def _apply(self, rng, x):
         text = text_of(type(self).__name__, x)
         return _tokens_out(text, self._spans(text), self.with_offsets)
+
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        """The (start, end) character positions of the tokens of ``text``."""
+        raise NotImplementedError
 
 
 class WhitespaceTokenizer(_Tokenizer):
@@ -78,7 +86,7 @@ class UnicodeScriptTokenizer(_Tokenizer):
     """Split where the Unicode script changes (Latin, Han, digits...); each punctuation mark is its own token.
     Args: keep_whitespace (bool): keep runs of whitespace as tokens, with_offsets (bool)."""
 
-    def __init__(self, keep_whitespace=False, with_offsets=False):
+    def __init__(self, keep_whitespace: bool = False, with_offsets: bool = False) -> None:
         super().__init__(with_offsets)
         if not isinstance(keep_whitespace, bool):
             raise TypeError(f"UnicodeScriptTokenizer: keep_whitespace must be a bool, got {keep_whitespace!r}")
@@ -100,7 +108,7 @@ class UnicodeScriptTokenizer(_Tokenizer):
 class RegexTokenizer(_Tokenizer):
     """Split at matches of ``delim_pattern``; matches of ``keep_delim_pattern`` are kept as tokens."""
 
-    def __init__(self, delim_pattern, keep_delim_pattern="", with_offsets=False):
+    def __init__(self, delim_pattern: str, keep_delim_pattern: str = "", with_offsets: bool = False) -> None:
         super().__init__(with_offsets)
         self.delim = re.compile(delim_pattern)
         self.keep = re.compile(keep_delim_pattern) if keep_delim_pattern else None
@@ -127,11 +135,15 @@ class _StringMap(TensorOperation):
         flat = [v.decode("utf-8") if isinstance(v, bytes) else v for v in x.reshape(-1).tolist()]
         return np.array([self._map(v) for v in flat]).reshape(x.shape)
 
+    def _map(self, s: str) -> str:
+        """The transformed string."""
+        raise NotImplementedError
+
 
 class RegexReplace(_StringMap):
     """Replace matches of ``pattern`` with ``replace`` (all of them, or only the first when replace_all=False)."""
 
-    def __init__(self, pattern, replace, replace_all=True):
+    def __init__(self, pattern: str, replace: str, replace_all: bool = True) -> None:
         self.pattern, self.replace, self.replace_all = re.compile(pattern), replace, bool(replace_all)
 
     def _map(self, s):
@@ -153,10 +165,14 @@ class NormalizeForm(enum.IntEnum):
     NFKD = 4
 
 
+_UNICODE_FORMS: dict[NormalizeForm, Literal["NFC", "NFKC", "NFD", "NFKD"]] = {
+    NormalizeForm.NFC: "NFC", NormalizeForm.NFKC: "NFKC", NormalizeForm.NFD: "NFD", NormalizeForm.NFKD: "NFKD"}
+
+
 class NormalizeUTF8(_StringMap):
     """Unicode normalisation (NFC, NFKC, NFD, NFKD; NONE leaves strings alone)."""
 
-    def __init__(self, normalize_form=NormalizeForm.NFKC):
+    def __init__(self, normalize_form: NormalizeForm = NormalizeForm.NFKC) -> None:
         if not isinstance(normalize_form, NormalizeForm):
             raise TypeError(f"NormalizeUTF8: normalize_form must be a NormalizeForm, got {normalize_form!r}")
         self.normalize_form = normalize_form
@@ -164,7 +180,7 @@ class NormalizeUTF8(_StringMap):
     def _map(self, s):
         if self.normalize_form == NormalizeForm.NONE:
             return s
-        return unicodedata.normalize(self.normalize_form.name, s)
+        return unicodedata.normalize(_UNICODE_FORMS[self.normalize_form], s)
 
 
 def _is_punct(ch):
@@ -190,8 +206,9 @@ class BasicTokenizer(_Tokenizer):
 
     _UNUSED = re.compile(r"\[(UNK|CLS|SEP|PAD|MASK|unused\d+)\]")
 
-    def __init__(self, lower_case=False, keep_whitespace=False, normalization_form=NormalizeForm.NONE,
-                 preserve_unused_token=True, with_offsets=False):
+    def __init__(self, lower_case: bool = False, keep_whitespace: bool = False,
+                 normalization_form: NormalizeForm = NormalizeForm.NONE, preserve_unused_token: bool = True,
+                 with_offsets: bool = False) -> None:
         super().__init__(with_offsets)
         self.lower_case, self.keep_whitespace = bool(lower_case), bool(keep_whitespace)
         self.normalization_form, self.preserve_unused_token = normalization_form, bool(preserve_unused_token)
@@ -201,7 +218,7 @@ class BasicTokenizer(_Tokenizer):
             text = unicodedata.normalize("NFD", text.casefold())
             return "".join(c for c in text if unicodedata.category(c) != "Mn")
         if self.normalization_form != NormalizeForm.NONE:
-            return unicodedata.normalize(self.normalization_form.name, text)
+            return unicodedata.normalize(_UNICODE_FORMS[self.normalization_form], text)
         return text
 
     def _spans(self, text):
@@ -249,7 +266,7 @@ class BasicTokenizer(_Tokenizer):
 class PythonTokenizer(TensorOperation):
     """Tokens from a user function ``tokenizer(str) -> list of str``."""
 
-    def __init__(self, tokenizer):
+    def __init__(self, tokenizer: Callable[[str], list[str]]) -> None:
         if not callable(tokenizer):
             raise TypeError(f"PythonTokenizer: tokenizer must be callable, but got {tokenizer!r}")
         self.tokenizer = tokenizer
@@ -258,7 +275,7 @@ class PythonTokenizer(TensorOperation):
         return np.array(self.tokenizer(text_of("PythonTokenizer", x)))
 
 
-def to_str(array, encoding="utf8"):
+def to_str(array: Any, encoding: str = "utf8") -> np.ndarray:
     """Bytes array -> str array."""
     arr = np.asarray(array)
     if arr.dtype.kind != "S":
@@ -266,7 +283,7 @@ def to_str(array, encoding="utf8"):
     return np.char.decode(arr, encoding)
 
 
-def to_bytes(array, encoding="utf8"):
+def to_bytes(array: Any, encoding: str = "utf8") -> np.ndarray:
     """str array -> bytes array."""
     arr = np.asarray(array)
     if arr.dtype.kind != "U":

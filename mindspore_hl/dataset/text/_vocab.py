@@ -1,6 +1,10 @@
 """Vocabularies and sequence transforms of ``mindspore.dataset.text``: Vocab, Lookup, Wordpiece / Bert tokenizers,
 Ngram, ToNumber, Truncate, TruncateSequencePair, SlidingWindow, AddToken."""
+from __future__ import annotations
+
 import numbers
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -14,11 +18,12 @@ __all__ = ["Vocab", "Lookup", "WordpieceTokenizer", "BertTokenizer", "Ngram", "T
 class Vocab:
     """Word -> id mapping. Build with ``from_list``, ``from_dict``, ``from_file`` or ``from_dataset``."""
 
-    def __init__(self):
-        self._ids = {}
+    def __init__(self) -> None:
+        self._ids: dict[str, int] = {}
 
     @classmethod
-    def from_list(cls, word_list, special_tokens=None, special_first=True):
+    def from_list(cls, word_list: Iterable[str], special_tokens: Sequence[str] | None = None,
+                  special_first: bool = True) -> Vocab:
         """Ids in list order; ``special_tokens`` go first (ids 0..) or last."""
         words = list(word_list)
         specials = list(special_tokens or [])
@@ -30,7 +35,7 @@ class Vocab:
         return vocab
 
     @classmethod
-    def from_dict(cls, word_dict):
+    def from_dict(cls, word_dict: dict[str, int]) -> Vocab:
         if not isinstance(word_dict, dict) or not all(isinstance(v, int) and v >= 0 for v in word_dict.values()):
             raise TypeError("Vocab.from_dict: word_dict must map words to non-negative int ids")
         vocab = cls()
@@ -38,7 +43,8 @@ class Vocab:
         return vocab
 
     @classmethod
-    def from_file(cls, file_path, delimiter="", vocab_size=None, special_tokens=None, special_first=True):
+    def from_file(cls, file_path: str, delimiter: str = "", vocab_size: int | None = None,
+                  special_tokens: Sequence[str] | None = None, special_first: bool = True) -> Vocab:
         """One word per line (the part before ``delimiter`` when given); at most ``vocab_size`` words."""
         words = []
         with open(file_path, encoding="utf-8") as f:
@@ -52,10 +58,11 @@ class Vocab:
         return cls.from_list(words, special_tokens, special_first)
 
     @classmethod
-    def from_dataset(cls, dataset, columns=None, freq_range=None, top_k=None, special_tokens=None,
-                     special_first=True):
+    def from_dataset(cls, dataset: Any, columns: Sequence[str] | None = None,
+                     freq_range: tuple[int | None, int | None] | None = None, top_k: int | None = None,
+                     special_tokens: Sequence[str] | None = None, special_first: bool = True) -> Vocab:
         """Words of ``columns`` counted over one epoch, ordered by frequency (then first appearance)."""
-        counts = {}
+        counts: dict[str, int] = {}
         names = dataset.get_col_names()
         cols = [names.index(c) for c in (columns or names)]
         for row in dataset.create_tuple_iterator(num_epochs=1, output_numpy=True):
@@ -70,16 +77,16 @@ class Vocab:
             items = items[:top_k]
         return cls.from_list([w for w, _ in items], special_tokens, special_first)
 
-    def vocab(self):
+    def vocab(self) -> dict[str, int]:
         """The word -> id dict."""
         return dict(self._ids)
 
-    def tokens_to_ids(self, tokens):
+    def tokens_to_ids(self, tokens: str | Iterable[str]) -> int | list[int]:
         if isinstance(tokens, str):
             return self._ids.get(tokens, -1)
         return [self._ids.get(t, -1) for t in tokens]
 
-    def ids_to_tokens(self, ids):
+    def ids_to_tokens(self, ids: Any) -> str | list[str]:
         inverse = {i: w for w, i in self._ids.items()}
         if isinstance(ids, numbers.Integral):
             return inverse.get(int(ids), "")
@@ -93,7 +100,7 @@ def _strings(x):
 class Lookup(TensorOperation):
     """Words -> ids with ``vocab``; unknown words get ``unknown_token``'s id (an error when it is None)."""
 
-    def __init__(self, vocab, unknown_token=None, data_type=np.int32):
+    def __init__(self, vocab: Vocab, unknown_token: str | None = None, data_type: Any = np.int32) -> None:
         if not isinstance(vocab, Vocab):
             raise TypeError(f"Lookup: vocab must be a Vocab, but got {vocab!r}")
         if unknown_token is not None and unknown_token not in vocab._ids:
@@ -118,8 +125,8 @@ class WordpieceTokenizer(TensorOperation):
     a token with no split (or longer than ``max_bytes_per_token``) becomes ``unknown_token`` (or itself when
     that is empty)."""
 
-    def __init__(self, vocab, suffix_indicator="##", max_bytes_per_token=100, unknown_token="[UNK]",
-                 with_offsets=False):
+    def __init__(self, vocab: Vocab, suffix_indicator: str = "##", max_bytes_per_token: int = 100,
+                 unknown_token: str = "[UNK]", with_offsets: bool = False) -> None:
         if not isinstance(vocab, Vocab):
             raise TypeError(f"WordpieceTokenizer: vocab must be a Vocab, but got {vocab!r}")
         self.vocab, self.suffix_indicator = vocab, suffix_indicator
@@ -165,9 +172,10 @@ class WordpieceTokenizer(TensorOperation):
 class BertTokenizer(TensorOperation):
     """BasicTokenizer then WordpieceTokenizer (BERT's tokenizer)."""
 
-    def __init__(self, vocab, suffix_indicator="##", max_bytes_per_token=100, unknown_token="[UNK]",
-                 lower_case=False, keep_whitespace=False, normalization_form=NormalizeForm.NONE,
-                 preserve_unused_token=True, with_offsets=False):
+    def __init__(self, vocab: Vocab, suffix_indicator: str = "##", max_bytes_per_token: int = 100,
+                 unknown_token: str = "[UNK]", lower_case: bool = False, keep_whitespace: bool = False,
+                 normalization_form: NormalizeForm = NormalizeForm.NONE, preserve_unused_token: bool = True,
+                 with_offsets: bool = False) -> None:
         self.basic = BasicTokenizer(lower_case, keep_whitespace, normalization_form, preserve_unused_token)
         self.wordpiece = WordpieceTokenizer(vocab, suffix_indicator, max_bytes_per_token, unknown_token,
                                             with_offsets)
@@ -189,7 +197,8 @@ class Ngram(TensorOperation):
     ``right_pad`` = (token, width) add up to n - 1 pad tokens on each side. No n-gram fits: [''].
     """
 
-    def __init__(self, n, left_pad=("", 0), right_pad=("", 0), separator=" "):
+    def __init__(self, n: int | Sequence[int], left_pad: tuple[str, int] = ("", 0),
+                 right_pad: tuple[str, int] = ("", 0), separator: str = " ") -> None:
         ns = [n] if isinstance(n, int) else list(n)
         if not ns or not all(isinstance(k, int) and k > 0 for k in ns):
             raise ValueError(f"Ngram: n must be a positive int or a list of them, but got {n!r}")
@@ -198,7 +207,7 @@ class Ngram(TensorOperation):
 
     def _apply(self, rng, x):
         words = _strings(x)
-        out = []
+        out: list[str] = []
         for k in self.n:
             seq = [self.left_pad[0]] * min(self.left_pad[1], k - 1) + words + \
                 [self.right_pad[0]] * min(self.right_pad[1], k - 1)
@@ -209,7 +218,7 @@ class Ngram(TensorOperation):
 class ToNumber(TensorOperation):
     """Parse strings as numbers of ``data_type``."""
 
-    def __init__(self, data_type):
+    def __init__(self, data_type: Any) -> None:
         self.data_type = to_numpy_dtype(data_type, "ToNumber")
         if self.data_type.kind not in "iuf":
             raise TypeError(f"ToNumber: data_type must be numeric, but got {data_type!r}")
@@ -238,7 +247,7 @@ def _check_len(op, name, v):
 class Truncate(TensorOperation):
     """The first ``max_seq_len`` elements of a 1-D (or the last axis of a 2-D) array."""
 
-    def __init__(self, max_seq_len):
+    def __init__(self, max_seq_len: int) -> None:
         self.max_seq_len = _check_len("Truncate", "max_seq_len", max_seq_len)
 
     def _apply(self, rng, x):
@@ -250,7 +259,7 @@ class Truncate(TensorOperation):
 class TruncateSequencePair(TensorOperation):
     """Cut the longer of two 1-D arrays, one element at a time, until their total length is ``max_length``."""
 
-    def __init__(self, max_length):
+    def __init__(self, max_length: int) -> None:
         self.max_length = _check_len("TruncateSequencePair", "max_length", max_length)
 
     def _apply(self, rng, a, b):
@@ -266,7 +275,7 @@ class TruncateSequencePair(TensorOperation):
 class SlidingWindow(TensorOperation):
     """Windows of ``width`` consecutive elements along ``axis`` (each window a row)."""
 
-    def __init__(self, width, axis=0):
+    def __init__(self, width: int, axis: int = 0) -> None:
         if isinstance(width, bool) or not isinstance(width, int) or width < 1:
             raise ValueError(f"SlidingWindow: width must be a positive int, but got {width!r}")
         self.width, self.axis = width, axis
@@ -282,7 +291,7 @@ class SlidingWindow(TensorOperation):
 class AddToken(TensorOperation):
     """Add ``token`` at the start (``begin=True``) or end of a 1-D string array."""
 
-    def __init__(self, token, begin=True):
+    def __init__(self, token: str, begin: bool = True) -> None:
         if not isinstance(token, str):
             raise TypeError(f"AddToken: token must be a str, but got {token!r}")
         self.token, self.begin = token, bool(begin)

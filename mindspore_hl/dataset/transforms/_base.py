@@ -6,6 +6,11 @@ rows are stacked into one array), else it calls ``_apply`` once per row. Random 
 they are given, which the pipeline derives from the seed, the epoch and the block, so results do not depend on
 thread scheduling.
 """
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
 import numpy as np
 
 from .. import config
@@ -13,23 +18,24 @@ from .._block import as_array
 
 __all__ = ["TensorOperation", "eager_rng", "to_numpy_dtype"]
 
-_eager = {"seed": None, "rng": None}
+_eager: dict[str, Any] = {"seed": None, "rng": None}
 
 
-def eager_rng():
+def eager_rng() -> np.random.Generator:
     """Generator for random transforms called eagerly; restarts whenever the dataset seed changes."""
-    seed = (config.effective_seed(), config._state["generation"])
-    if _eager["rng"] is None or seed != _eager["seed"]:
-        _eager["seed"] = seed
-        seed = seed[0]
-        _eager["rng"] = np.random.default_rng(seed)
+    key = (config.effective_seed(), config._state["generation"])
+    if _eager["rng"] is None or key != _eager["seed"]:
+        _eager["seed"] = key
+        _eager["rng"] = np.random.default_rng(key[0])
     return _eager["rng"]
 
 
-def to_numpy_dtype(data_type, op_name="TypeCast"):
+def to_numpy_dtype(data_type: Any, op_name: str = "TypeCast") -> np.dtype:
     """A mindspore_hl dtype (``ms.int32``), NumPy dtype, Python type or name -> ``np.dtype``."""
+    mstype: ModuleType | None
     try:
-        from mindspore_hl.common import dtype as mstype
+        from mindspore_hl.common import dtype as _mstype
+        mstype = _mstype
     except ImportError:  # the dtype module is optional for the dataset package
         mstype = None
     if mstype is not None and isinstance(data_type, mstype.Type):
@@ -55,7 +61,7 @@ class TensorOperation:
     batchable = False   # _apply_batch works on stacked rows (N, ...) and equals _apply row by row
     random = False      # draws from the rng it is given
 
-    def __call__(self, *inputs):
+    def __call__(self, *inputs: Any) -> Any:
         """Apply eagerly. Args: inputs (numpy.ndarray, or PIL images for vision ops). Returns: ndarray(s)."""
         if not inputs:
             raise TypeError(f"{type(self).__name__}: expected at least one input array")
@@ -76,7 +82,7 @@ class TensorOperation:
         return f"{type(self).__name__}()"
 
 
-def check_rank(op, x, ranks, layout, batched=False):
+def check_rank(op: str, x: np.ndarray, ranks: tuple[int, ...], layout: str, batched: bool = False) -> None:
     """Raise a RuntimeError naming ``op`` when the image rank is not one of ``ranks``."""
     rank = x.ndim - (1 if batched else 0)
     if rank not in ranks:

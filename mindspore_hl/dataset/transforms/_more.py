@@ -1,7 +1,11 @@
 """More general transforms: Concatenate, Duplicate, Mask (with Relational), PadEnd, RandomOrder, Unique."""
+from __future__ import annotations
+
 import enum
 import numbers
 import operator
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -14,7 +18,7 @@ __all__ = ["Concatenate", "Duplicate", "Mask", "Relational", "PadEnd", "RandomOr
 class Concatenate(TensorOperation):
     """``prepend`` + the 1-D input + ``append`` along ``axis`` (0 or -1)."""
 
-    def __init__(self, axis=0, prepend=None, append=None):
+    def __init__(self, axis: int = 0, prepend: Any = None, append: Any = None) -> None:
         if axis not in (0, -1):
             raise ValueError(f"Concatenate: only axis 0 or -1 is supported (1-D inputs), but got {axis!r}")
         self.axis = axis
@@ -60,7 +64,7 @@ class Mask(TensorOperation):
     """``operator(x, constant)`` elementwise, as ``dtype`` (default bool)."""
     batchable = True
 
-    def __init__(self, operator, constant, dtype=None):  # noqa: A002 - MindSpore's parameter name
+    def __init__(self, operator: Relational, constant: Any, dtype: Any = None) -> None:  # noqa: A002 - MindSpore's parameter name
         if not isinstance(operator, Relational):
             raise TypeError(f"Mask: operator must be a Relational, but got {operator!r}")
         if not isinstance(constant, (str, bytes, numbers.Real)):
@@ -75,7 +79,7 @@ class Mask(TensorOperation):
 class PadEnd(TensorOperation):
     """Pad (or cut) each axis at its end to ``pad_shape`` with ``pad_value`` (default 0, or '' for strings)."""
 
-    def __init__(self, pad_shape, pad_value=None):
+    def __init__(self, pad_shape: Sequence[int], pad_value: Any = None) -> None:
         if not isinstance(pad_shape, (list, tuple)) or not all(
                 isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in pad_shape):
             raise TypeError(f"PadEnd: pad_shape must be a list of non-negative ints, but got {pad_shape!r}")
@@ -97,7 +101,7 @@ class RandomOrder(TensorOperation):
     """Apply every transform once, in a random order."""
     random = True
 
-    def __init__(self, transforms):
+    def __init__(self, transforms: Sequence[Any]) -> None:
         self.transforms = _check_ops("RandomOrder", transforms)
 
     def _apply(self, rng, *values):

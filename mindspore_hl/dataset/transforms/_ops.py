@@ -1,5 +1,10 @@
 """General transforms (``mindspore.dataset.transforms``)."""
+from __future__ import annotations
+
 import numbers
+from collections.abc import Callable, Sequence
+from types import EllipsisType
+from typing import Any
 
 import numpy as np
 
@@ -10,7 +15,7 @@ __all__ = ["TypeCast", "Compose", "OneHot", "RandomApply", "RandomChoice", "Fill
            "op_name"]
 
 
-def op_name(op):
+def op_name(op: Any) -> str:
     """A readable name for error messages: the transform class or the Python function."""
     if isinstance(op, TensorOperation):
         return type(op).__name__
@@ -23,7 +28,8 @@ def _as_outputs(result):
     return (as_array(result),)
 
 
-def apply_op(op, rng, values):
+def apply_op(op: TensorOperation | Callable[..., Any], rng: np.random.Generator | None,
+             values: Sequence[Any]) -> tuple[np.ndarray, ...]:
     """Run one transform or Python callable on one row's values; returns a tuple of ndarrays."""
     if isinstance(op, TensorOperation):
         return _as_outputs(op._apply(rng, *values))
@@ -44,7 +50,7 @@ class TypeCast(TensorOperation):
     """Cast to ``data_type``. Args: data_type (mindspore dtype such as ``ms.int32``, or a NumPy dtype)."""
     batchable = True
 
-    def __init__(self, data_type):
+    def __init__(self, data_type: Any) -> None:
         self.data_type = data_type
         self._dtype = to_numpy_dtype(data_type)
 
@@ -58,7 +64,7 @@ class TypeCast(TensorOperation):
 class Compose(TensorOperation):
     """Apply ``transforms`` in order (``Dataset.map`` unrolls it). Args: transforms (list)."""
 
-    def __init__(self, transforms):
+    def __init__(self, transforms: Sequence[Any]) -> None:
         self.transforms = _check_ops("Compose", transforms)
         self.batchable = all(isinstance(t, TensorOperation) and t.batchable for t in self.transforms)
         self.random = any(getattr(t, "random", False) for t in self.transforms)
@@ -81,11 +87,11 @@ class RandomApply(TensorOperation):
     Args: transforms (list), prob (float): default 0.5."""
     random = True
 
-    def __init__(self, transforms, prob=0.5):
+    def __init__(self, transforms: Sequence[Any], prob: float = 0.5) -> None:
         self.transforms = _check_ops("RandomApply", transforms)
-        if isinstance(prob, bool) or not isinstance(prob, numbers.Real) or not 0 <= prob <= 1:
+        if isinstance(prob, bool) or not isinstance(prob, numbers.Real) or not 0 <= float(prob) <= 1:
             raise ValueError(f"RandomApply: prob must be a number in [0.0, 1.0], but got {prob!r}")
-        self.prob = float(prob)
+        self.prob: float = float(prob)
 
     def _apply(self, rng, *values):
         if rng.random() < self.prob:
@@ -98,7 +104,7 @@ class RandomChoice(TensorOperation):
     """Apply one of ``transforms``, chosen uniformly per row. Args: transforms (list)."""
     random = True
 
-    def __init__(self, transforms):
+    def __init__(self, transforms: Sequence[Any]) -> None:
         self.transforms = _check_ops("RandomChoice", transforms)
 
     def _apply(self, rng, *values):
@@ -112,13 +118,14 @@ class OneHot(TensorOperation):
     Args: num_classes (int), smoothing_rate (float in [0, 1]): hot = 1 - s + s/num_classes, cold = s/num_classes."""
     batchable = True
 
-    def __init__(self, num_classes, smoothing_rate=0.0):
+    def __init__(self, num_classes: int, smoothing_rate: float = 0.0) -> None:
         if isinstance(num_classes, bool) or not isinstance(num_classes, int) or num_classes < 1:
             raise ValueError(f"OneHot: num_classes must be a positive int, but got {num_classes!r}")
         if isinstance(smoothing_rate, bool) or not isinstance(smoothing_rate, numbers.Real) or \
-                not 0 <= smoothing_rate <= 1:
+                not 0 <= float(smoothing_rate) <= 1:
             raise ValueError(f"OneHot: smoothing_rate must be in [0.0, 1.0], but got {smoothing_rate!r}")
-        self.num_classes, self.smoothing_rate = num_classes, float(smoothing_rate)
+        self.num_classes: int = num_classes
+        self.smoothing_rate: float = float(smoothing_rate)
 
     def _apply_batch(self, rng, x):
         if x.dtype.kind not in "iu":
@@ -140,7 +147,7 @@ class Fill(TensorOperation):
     """Replace every element with ``fill_value`` (shape and dtype kept). Args: fill_value (number/str/bytes)."""
     batchable = True
 
-    def __init__(self, fill_value):
+    def __init__(self, fill_value: Any) -> None:
         if not isinstance(fill_value, (numbers.Number, str, bytes, np.generic)):
             raise TypeError(f"Fill: fill_value must be a number, str or bytes, but got {fill_value!r}")
         self.fill_value = fill_value
@@ -160,10 +167,10 @@ class Slice(TensorOperation):
     Args: *slices: one per leading dimension."""
     batchable = True
 
-    def __init__(self, *slices):
+    def __init__(self, *slices: Any) -> None:
         if not slices:
             raise ValueError("Slice: at least one slice is required")
-        parsed = []
+        parsed: list[list[int] | slice | EllipsisType] = []
         for s in slices:
             if isinstance(s, bool):
                 raise TypeError(f"Slice: unsupported slice {s!r}")

@@ -2,6 +2,7 @@
 from ._affine import Affine, RandomAffine
 from ._augment import RandAugment, TrivialAugmentWide
 from ._bbox import RandomHorizontalFlipWithBBox, RandomResizeWithBBox, RandomVerticalFlipWithBBox, ResizeWithBBox
+from ._bbox_crop import BoundingBoxAugment, RandomCropWithBBox, RandomResizedCropWithBBox
 from ._color import (
                      AdjustBrightness,
                      AdjustContrast,
@@ -38,6 +39,7 @@ from ._misc import (
                      write_jpeg,
                      write_png,
 )
+from ._more2 import FiveCrop, Grayscale, MixUp, TenCrop
 from ._ops import HWC2CHW, CenterCrop, Decode, Normalize, Pad, Rescale, Resize, ToTensor
 from ._random_color import (
                      CutMixBatch,
@@ -69,7 +71,9 @@ from ._random_ops import (
 )
 from ._utils import Border, ImageBatchFormat, Inter
 
-__all__ = ["Inter", "Border", "ImageBatchFormat", "Decode", "Resize", "Rescale", "Normalize", "HWC2CHW",
+__all__ = ["FiveCrop", "TenCrop", "Grayscale", "MixUp", "RandomCropWithBBox", "RandomResizedCropWithBBox",
+           "BoundingBoxAugment",
+           "Inter", "Border", "ImageBatchFormat", "Decode", "Resize", "Rescale", "Normalize", "HWC2CHW",
            "CenterCrop", "ToTensor", "Pad", "RandomCrop", "RandomHorizontalFlip", "RandomVerticalFlip",
            "RandomResizedCrop", "RandomCropDecodeResize", "RandomRotation",
            "HorizontalFlip", "VerticalFlip", "Invert", "Posterize", "Solarize", "Equalize", "AutoContrast",

@@ -1,7 +1,11 @@
 """Affine warps: ``Affine`` and ``RandomAffine`` (torchvision's inverse matrix about the pixel-centre of the
 image, OpenCV-style sampling: nearest is pixel-exact against MindSpore, bilinear is float interpolation)."""
+from __future__ import annotations
+
 import math
 import numbers
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -11,7 +15,8 @@ from ._utils import Inter, check_fill, interp_mode
 __all__ = ["Affine", "RandomAffine", "affine_matrix", "warp"]
 
 
-def affine_matrix(center, angle, translate, scale, shear):
+def affine_matrix(center: Sequence[float], angle: float, translate: Sequence[float], scale: float,
+                  shear: Sequence[float]) -> np.ndarray:
     """The 2x3 map from output pixel to input pixel (torchvision's ``_get_inverse_affine_matrix``)."""
     rot = math.radians(angle)
     sx, sy = (math.radians(s) for s in shear)
@@ -27,7 +32,7 @@ def affine_matrix(center, angle, translate, scale, shear):
     return np.array(m, np.float64).reshape(2, 3)
 
 
-def warp(img, m, mode, fill):
+def warp(img: np.ndarray, m: np.ndarray, mode: str, fill: int | tuple[int, ...]) -> np.ndarray:
     """Sample ``img`` (H, W[, C]) at ``m @ (x, y, 1)`` for every output pixel; outside: ``fill``."""
     h, w = img.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
@@ -73,24 +78,26 @@ class Affine(TensorOperation):
     shear ((x, y) degrees) about the image centre. Args: degrees, translate, scale, shear, resample (Inter),
     fill_value (int or 3-tuple)."""
 
-    def __init__(self, degrees, translate, scale, shear, resample=Inter.NEAREST, fill_value=0):
+    def __init__(self, degrees: float, translate: Sequence[float], scale: float, shear: float | Sequence[float],
+                 resample: Inter = Inter.NEAREST, fill_value: int | tuple[int, ...] = 0) -> None:
         if isinstance(degrees, bool) or not isinstance(degrees, numbers.Real):
             raise TypeError(f"Affine: degrees must be a number, but got {degrees!r}")
-        self.degrees = float(degrees)
-        self.translate = _pair("Affine", "translate", translate, -1.0, 1.0)
+        self.degrees: float = float(degrees)
+        self.translate: tuple[float, float] = _pair("Affine", "translate", translate, -1.0, 1.0)
         if isinstance(scale, bool) or not isinstance(scale, numbers.Real) or scale <= 0:
             raise ValueError(f"Affine: scale must be a positive number, but got {scale!r}")
-        self.scale = float(scale)
-        self.shear = _pair("Affine", "shear", shear)
-        self._mode = interp_mode("Affine", resample)
-        self.fill_value = check_fill("Affine", fill_value)
+        self.scale: float = float(scale)
+        self.shear: tuple[float, float] = _pair("Affine", "shear", shear)
+        self._mode: str = interp_mode("Affine", resample)
+        self.fill_value: int | tuple[int, ...] = check_fill("Affine", fill_value)
 
     def _apply(self, rng, x):
         check_rank("Affine", x, (2, 3), "<H,W> or <H,W,C>")
         return apply_affine(x, self.degrees, self.translate, self.scale, self.shear, self._mode, self.fill_value)
 
 
-def apply_affine(x, degrees, translate, scale, shear, mode, fill):
+def apply_affine(x: np.ndarray, degrees: float, translate: Sequence[float], scale: float, shear: Sequence[float],
+                 mode: str, fill: int | tuple[int, ...]) -> np.ndarray:
     h, w = x.shape[:2]
     m = affine_matrix(((w - 1) * 0.5, (h - 1) * 0.5), degrees, (translate[0] * w, translate[1] * h), scale, shear)
     return warp(x, m, mode, fill)
@@ -102,12 +109,15 @@ class RandomAffine(TensorOperation):
     uniform in ``shear`` (a number s: x in (-s, s); 2 values: x range; 4 values: x and y ranges)."""
     random = True
 
-    def __init__(self, degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST, fill_value=0):
+    def __init__(self, degrees: float | Sequence[float], translate: Sequence[float] | None = None,
+                 scale: Sequence[float] | None = None, shear: Any = None, resample: Inter = Inter.NEAREST,
+                 fill_value: int | tuple[int, ...] = 0) -> None:
         if isinstance(degrees, numbers.Real) and not isinstance(degrees, bool):
             if degrees < 0:
                 raise ValueError(f"RandomAffine: degrees must be non-negative, but got {degrees}")
             degrees = (-float(degrees), float(degrees))
         self.degrees = _pair("RandomAffine", "degrees", degrees)
+        self.translate: tuple[float, ...]
         if translate is None:
             self.translate = (0.0, 0.0, 0.0, 0.0)
         elif len(translate) == 2:
@@ -118,6 +128,7 @@ class RandomAffine(TensorOperation):
         else:
             raise ValueError(f"RandomAffine: translate must have 2 or 4 values in [-1, 1], but got {translate!r}")
         self.scale = (1.0, 1.0) if scale is None else _pair("RandomAffine", "scale", scale, 0.0)
+        self.shear: tuple[float, ...]
         if shear is None:
             self.shear = (0.0, 0.0, 0.0, 0.0)
         elif isinstance(shear, numbers.Real):

@@ -1,5 +1,7 @@
 """Automatic augmentation: ``RandAugment`` and ``TrivialAugmentWide`` (torchvision's operation spaces and
 magnitudes, applied with this package's colour and affine ops; the random draws are this package's own)."""
+from __future__ import annotations
+
 import math
 import numbers
 
@@ -41,7 +43,7 @@ def _space(wide, bins, h, w):
     }
 
 
-def augment_op(img, name, magnitude, mode, fill):
+def augment_op(img: np.ndarray, name: str, magnitude: float, mode: str, fill: int | tuple[int, ...]) -> np.ndarray:
     """One named augmentation with its magnitude (torchvision's ``_apply_op``)."""
     if name == "Identity":
         return img
@@ -90,7 +92,8 @@ class RandAugment(TensorOperation):
     (bin index of ``num_magnitude_bins``) with a random sign where it has one."""
     random = True
 
-    def __init__(self, num_ops=2, magnitude=9, num_magnitude_bins=31, interpolation=Inter.NEAREST, fill_value=0):
+    def __init__(self, num_ops: int = 2, magnitude: int = 9, num_magnitude_bins: int = 31,
+                 interpolation: Inter = Inter.NEAREST, fill_value: int | tuple[int, ...] = 0) -> None:
         self.num_magnitude_bins = _bins("RandAugment", num_magnitude_bins)
         if isinstance(num_ops, bool) or not isinstance(num_ops, int) or num_ops < 0:
             raise ValueError(f"RandAugment: num_ops must be a non-negative int, but got {num_ops!r}")
@@ -121,7 +124,8 @@ class TrivialAugmentWide(TensorOperation):
     magnitude bin, with a random sign where it has one."""
     random = True
 
-    def __init__(self, num_magnitude_bins=31, interpolation=Inter.NEAREST, fill_value=0):
+    def __init__(self, num_magnitude_bins: int = 31, interpolation: Inter = Inter.NEAREST,
+                 fill_value: int | tuple[int, ...] = 0) -> None:
         self.num_magnitude_bins = _bins("TrivialAugmentWide", num_magnitude_bins)
         self._mode = interp_mode("TrivialAugmentWide", interpolation)
         self.fill_value = check_fill("TrivialAugmentWide", fill_value)

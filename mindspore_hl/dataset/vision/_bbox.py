@@ -1,4 +1,8 @@
 """Transforms of an image and its bounding boxes ``(N, 4+)`` float32 rows ``[x, y, w, h, ...]`` (pixels)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..transforms._base import TensorOperation, check_rank
@@ -26,7 +30,7 @@ class _FlipWithBBox(TensorOperation):
     random = True
     _axis = 1
 
-    def __init__(self, prob=0.5):
+    def __init__(self, prob: float = 0.5) -> None:
         self.prob = _prob(type(self).__name__, prob)
 
     def _apply(self, rng, img, bboxes):
@@ -66,7 +70,7 @@ def _resize_with_boxes(op, img, bboxes, size, mode):
 class ResizeWithBBox(TensorOperation):
     """Resize the image (as ``Resize``) and scale its boxes to match."""
 
-    def __init__(self, size, interpolation=Inter.LINEAR):
+    def __init__(self, size: int | Sequence[int], interpolation: Inter = Inter.LINEAR) -> None:
         self.size = check_size("ResizeWithBBox", size)
         self._mode = interp_mode("ResizeWithBBox", interpolation, allow_area=True)
 
@@ -78,7 +82,7 @@ class RandomResizeWithBBox(TensorOperation):
     """ResizeWithBBox with an interpolation drawn from NEAREST, BILINEAR, BICUBIC and AREA."""
     random = True
 
-    def __init__(self, size):
+    def __init__(self, size: int | Sequence[int]) -> None:
         self.size = check_size("RandomResizeWithBBox", size)
 
     def _apply(self, rng, img, bboxes):

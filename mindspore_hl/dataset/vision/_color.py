@@ -1,8 +1,11 @@
 """Pixel-value transforms on uint8 RGB images, following OpenCV (what MindSpore's CPU kernels call): flips,
 invert, posterize, solarize, equalize, auto-contrast, brightness / contrast / saturation / gamma / sharpness,
 colour conversion. Each works on one image (H, W[, C]) and, where marked ``batchable``, on a stack."""
+from __future__ import annotations
+
 import enum
 import numbers
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -34,7 +37,7 @@ def _uint8(op, img):
     return img
 
 
-def rgb_to_gray(img):
+def rgb_to_gray(img: np.ndarray) -> np.ndarray:
     """OpenCV's RGB2GRAY for uint8: (R*4899 + G*9617 + B*1868 + 8192) >> 14; float images: 0.299/0.587/0.114."""
     if img.dtype == np.uint8:
         x = img.astype(np.int32)
@@ -43,7 +46,7 @@ def rgb_to_gray(img):
             img[..., 2] * np.float32(0.114)).astype(img.dtype)
 
 
-def blend(a, b, alpha):
+def blend(a: np.ndarray, b: np.ndarray, alpha: float) -> np.ndarray:
     """OpenCV addWeighted(a, alpha, b, 1 - alpha, 0): float math, rounded and saturated for uint8."""
     out = a.astype(np.float32) * np.float32(alpha) + b.astype(np.float32) * np.float32(1.0 - alpha)
     if a.dtype == np.uint8:
@@ -81,7 +84,7 @@ class Posterize(TensorOperation):
     """Keep the ``bits`` high bits of each channel. Args: bits (int in [0, 8])."""
     batchable = True
 
-    def __init__(self, bits):
+    def __init__(self, bits: int) -> None:
         if isinstance(bits, bool) or not isinstance(bits, int) or not 0 <= bits <= 8:
             raise ValueError(f"Posterize: bits must be an int in [0, 8], but got {bits!r}")
         self.bits = bits
@@ -95,7 +98,7 @@ def _threshold(op, threshold):
     if isinstance(threshold, numbers.Real) and not isinstance(threshold, bool):
         threshold = (threshold, 255)
     if not isinstance(threshold, (tuple, list)) or len(threshold) not in (1, 2) or \
-            not all(isinstance(t, numbers.Real) and 0 <= t <= 255 for t in threshold):
+            not all(isinstance(t, numbers.Real) and 0 <= float(t) <= 255 for t in threshold):
         raise ValueError(f"{op}: threshold must be a number or (min, max) in [0, 255], but got {threshold!r}")
     lo, hi = (threshold[0], 255) if len(threshold) == 1 else threshold
     if lo > hi:
@@ -107,7 +110,7 @@ class Solarize(TensorOperation):
     """Invert the pixels within [min, max] of ``threshold`` (a number t means [t, 255])."""
     batchable = True
 
-    def __init__(self, threshold):
+    def __init__(self, threshold: float | Sequence[float]) -> None:
         self.threshold = _threshold("Solarize", threshold)
 
     def _apply_batch(self, rng, x):
@@ -144,7 +147,7 @@ class AutoContrast(TensorOperation):
 
     Args: cutoff (float in [0, 50)), ignore (int or list of int): pixel values left out of the histogram."""
 
-    def __init__(self, cutoff=0.0, ignore=None):
+    def __init__(self, cutoff: float = 0.0, ignore: int | Sequence[int] | None = None) -> None:
         self.cutoff = _factor("AutoContrast", "cutoff", cutoff, 0.0, 50.0)
         if self.cutoff >= 50:
             raise ValueError(f"AutoContrast: cutoff must be in [0, 50), but got {cutoff}")
@@ -196,7 +199,7 @@ class AdjustBrightness(TensorOperation):
     """Multiply pixels by ``brightness_factor`` (>= 0), rounded and saturated."""
     batchable = True
 
-    def __init__(self, brightness_factor):
+    def __init__(self, brightness_factor: float) -> None:
         self.brightness_factor = _factor("AdjustBrightness", "brightness_factor", brightness_factor)
 
     def _apply_batch(self, rng, x):
@@ -207,7 +210,7 @@ class AdjustBrightness(TensorOperation):
 class AdjustContrast(TensorOperation):
     """Blend with the mean grey level of the image: ``factor * img + (1 - factor) * mean(gray)``."""
 
-    def __init__(self, contrast_factor):
+    def __init__(self, contrast_factor: float) -> None:
         self.contrast_factor = _factor("AdjustContrast", "contrast_factor", contrast_factor)
 
     def _apply(self, rng, x):
@@ -221,7 +224,7 @@ class AdjustSaturation(TensorOperation):
     """Blend with the grey version of the image: ``factor * img + (1 - factor) * gray``."""
     batchable = True
 
-    def __init__(self, saturation_factor):
+    def __init__(self, saturation_factor: float) -> None:
         self.saturation_factor = _factor("AdjustSaturation", "saturation_factor", saturation_factor)
 
     def _apply_batch(self, rng, x):
@@ -236,7 +239,7 @@ class AdjustGamma(TensorOperation):
     """``gain * (img / 255) ** gamma * 255`` for uint8 (a lookup table), ``gain * img ** gamma`` for floats."""
     batchable = True
 
-    def __init__(self, gamma, gain=1.0):
+    def __init__(self, gamma: float, gain: float = 1.0) -> None:
         self.gamma = _factor("AdjustGamma", "gamma", gamma)
         self.gain = _factor("AdjustGamma", "gain", gain, low=-np.inf)
 
@@ -252,7 +255,7 @@ class AdjustSharpness(TensorOperation):
     """Blend with a smoothed copy (kernel [[1,1,1],[1,5,1],[1,1,1]] / 13, edges kept): factor 0 blurs, 1 keeps,
     above 1 sharpens."""
 
-    def __init__(self, sharpness_factor):
+    def __init__(self, sharpness_factor: float) -> None:
         self.sharpness_factor = _factor("AdjustSharpness", "sharpness_factor", sharpness_factor)
 
     def _apply(self, rng, x):
@@ -326,7 +329,7 @@ def _convert(mode, x):
 class ConvertColor(TensorOperation):
     """Convert between RGB / BGR / RGBA / BGRA / gray (OpenCV cvtColor codes). Args: convert_mode (ConvertMode)."""
 
-    def __init__(self, convert_mode):
+    def __init__(self, convert_mode: ConvertMode) -> None:
         if not isinstance(convert_mode, ConvertMode):
             raise TypeError(f"ConvertColor: convert_mode must be a ConvertMode, but got {convert_mode!r}")
         self.convert_mode = convert_mode

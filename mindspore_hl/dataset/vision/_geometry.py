@@ -1,6 +1,9 @@
 """Geometric vision transforms on one image: crop, erase, resized crop, pad to size, slice into patches, rotate."""
+from __future__ import annotations
+
 import enum
 import numbers
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -29,7 +32,7 @@ def _image(op, x):
 class Crop(TensorOperation):
     """The region of ``size`` (h, w) whose top-left corner is ``coordinates`` (top, left)."""
 
-    def __init__(self, coordinates, size):
+    def __init__(self, coordinates: Sequence[int], size: int | Sequence[int]) -> None:
         self.coordinates = _ints("Crop", "coordinates", coordinates, 2)
         self.size = _ints("Crop", "size", size, 2, 1)
 
@@ -45,7 +48,8 @@ class Crop(TensorOperation):
 class Erase(TensorOperation):
     """Fill the box (top, left, height, width) with ``value`` (a number or one per channel)."""
 
-    def __init__(self, top, left, height, width, value=0, inplace=False):
+    def __init__(self, top: int, left: int, height: int, width: int, value: float | str | tuple[int, ...] = 0,
+                 inplace: bool = False) -> None:
         self.top, self.left = _ints("Erase", "top", top, 1)[0], _ints("Erase", "left", left, 1)[0]
         self.height, self.width = _ints("Erase", "height", height, 1, 1)[0], _ints("Erase", "width", width, 1, 1)[0]
         if isinstance(value, (list, tuple)):
@@ -65,7 +69,8 @@ class Erase(TensorOperation):
 class ResizedCrop(TensorOperation):
     """Crop (top, left, height, width), then resize the crop to ``size`` with ``interpolation``."""
 
-    def __init__(self, top, left, height, width, size, interpolation=Inter.BILINEAR):
+    def __init__(self, top: int, left: int, height: int, width: int, size: int | Sequence[int],
+                 interpolation: Inter = Inter.BILINEAR) -> None:
         self.box = (_ints("ResizedCrop", "top", top, 1)[0], _ints("ResizedCrop", "left", left, 1)[0],
                     _ints("ResizedCrop", "height", height, 1, 1)[0], _ints("ResizedCrop", "width", width, 1, 1)[0])
         self.size = _ints("ResizedCrop", "size", size, 2, 1)
@@ -81,7 +86,8 @@ class PadToSize(TensorOperation):
     """Pad to ``size`` (h, w): the image goes at ``offset`` (top, left), default centred (extra on the
     bottom / right). Args: size, offset, fill_value, padding_mode (Border)."""
 
-    def __init__(self, size, offset=None, fill_value=0, padding_mode=Border.CONSTANT):
+    def __init__(self, size: int | Sequence[int], offset: int | Sequence[int] | None = None,
+                 fill_value: int | tuple[int, ...] = 0, padding_mode: Border = Border.CONSTANT) -> None:
         self.size = _ints("PadToSize", "size", size, 2, 1)
         self.offset = None if offset is None else _ints("PadToSize", "offset", offset, 2)
         self.fill_value = check_fill("PadToSize", fill_value)
@@ -108,7 +114,8 @@ class SliceMode(str, enum.Enum):
 class SlicePatches(TensorOperation):
     """Cut the image into ``num_height`` x ``num_width`` patches (row by row): returns that many images."""
 
-    def __init__(self, num_height=1, num_width=1, slice_mode=SliceMode.PAD, fill_value=0):
+    def __init__(self, num_height: int = 1, num_width: int = 1, slice_mode: SliceMode = SliceMode.PAD,
+                 fill_value: int = 0) -> None:
         self.num_height = _ints("SlicePatches", "num_height", num_height, 1, 1)[0]
         self.num_width = _ints("SlicePatches", "num_width", num_width, 1, 1)[0]
         self.slice_mode = SliceMode(slice_mode)
@@ -133,18 +140,19 @@ class Rotate(TensorOperation):
     Args: degrees (float), resample (Inter.NEAREST / BILINEAR), expand (bool): grow to hold the whole image,
         center, fill_value (int or 3-tuple)."""
 
-    def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
+    def __init__(self, degrees: float, resample: Inter = Inter.NEAREST, expand: bool = False,
+                 center: Sequence[float] | None = None, fill_value: int | tuple[int, ...] = 0) -> None:
         if isinstance(degrees, bool) or not isinstance(degrees, numbers.Real):
             raise TypeError(f"Rotate: degrees must be a number, but got {degrees!r}")
-        self.degrees = float(degrees)
-        self._mode = interp_mode("Rotate", resample)
+        self.degrees: float = float(degrees)
+        self._mode: str = interp_mode("Rotate", resample)
         if self._mode == "cubic":
             raise ValueError("Rotate: resample Inter.BICUBIC is not supported; use NEAREST or BILINEAR")
         if center is not None and (not isinstance(center, (list, tuple)) or len(center) != 2):
             raise TypeError(f"Rotate: center must be (x, y) or None, but got {center!r}")
-        self.center = None if center is None else (float(center[0]), float(center[1]))
-        self.expand = bool(expand)
-        self.fill_value = check_fill("Rotate", fill_value)
+        self.center: tuple[float, float] | None = None if center is None else (float(center[0]), float(center[1]))
+        self.expand: bool = bool(expand)
+        self.fill_value: int | tuple[int, ...] = check_fill("Rotate", fill_value)
 
     def _apply(self, rng, x):
         _image("Rotate", x)
@@ -172,7 +180,7 @@ class GaussianBlur(TensorOperation):
     Args: kernel_size (odd int or (x, y)), sigma (float or (x, y); None: MindSpore derives one sigma for both
         axes from the x kernel size, ``0.3 * ((kx - 1) * 0.5 - 1) + 0.8``)."""
 
-    def __init__(self, kernel_size, sigma=None):
+    def __init__(self, kernel_size: int | Sequence[int], sigma: float | Sequence[float] | None = None) -> None:
         ks = _ints("GaussianBlur", "kernel_size", kernel_size, 2, 1)
         if any(k % 2 == 0 for k in ks):
             raise ValueError(f"GaussianBlur: kernel_size must be odd, but got {kernel_size!r}")

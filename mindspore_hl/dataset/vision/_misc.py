@@ -1,7 +1,11 @@
 """Small vision helpers: type conversion, NormalizePad, LinearTransformation, image file I/O and queries."""
+from __future__ import annotations
+
 import enum
 import io
 import os
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -17,7 +21,7 @@ class ToType(TensorOperation):
     """Cast to ``data_type`` (a mindspore or NumPy dtype)."""
     batchable = True
 
-    def __init__(self, data_type):
+    def __init__(self, data_type: Any) -> None:
         self.data_type = to_numpy_dtype(data_type, "ToType")
 
     def _apply_batch(self, rng, x):
@@ -27,7 +31,7 @@ class ToType(TensorOperation):
 class ToNumpy(TensorOperation):
     """A PIL image (or array) as a NumPy array."""
 
-    def __call__(self, *inputs):
+    def __call__(self, *inputs: Any) -> Any:
         return tuple(np.asarray(x) for x in inputs) if len(inputs) > 1 else np.asarray(inputs[0])
 
     def _apply(self, rng, x):
@@ -38,7 +42,8 @@ class NormalizePad(TensorOperation):
     """``(img - mean) / std`` and one more channel of zeros (4 channels for RGB), as ``dtype``."""
     batchable = True
 
-    def __init__(self, mean, std, dtype="float32", is_hwc=True):
+    def __init__(self, mean: Sequence[float], std: Sequence[float], dtype: str = "float32",
+                 is_hwc: bool = True) -> None:
         _check_mean_std("NormalizePad", mean, std)
         self.mean, self.std = list(mean), list(std)
         if dtype not in ("float32", "float16"):
@@ -59,7 +64,7 @@ class LinearTransformation(TensorOperation):
     """Flatten the (C, H, W) image, subtract ``mean_vector`` and multiply by ``transformation_matrix``
     (D x D, D = C*H*W): the whitening step of ZCA."""
 
-    def __init__(self, transformation_matrix, mean_vector):
+    def __init__(self, transformation_matrix: np.ndarray, mean_vector: np.ndarray) -> None:
         m = np.asarray(transformation_matrix, np.float64)
         v = np.asarray(mean_vector, np.float64)
         if m.ndim != 2 or m.shape[0] != m.shape[1] or v.shape != (m.shape[0],):
@@ -90,19 +95,19 @@ def _hw_c(op, image):
     return arr
 
 
-def get_image_num_channels(image):
+def get_image_num_channels(image: Any) -> int:
     """Channels of an image (<H, W> has 1)."""
     arr = _hw_c("get_image_num_channels", image)
     return 1 if arr.ndim == 2 else int(arr.shape[-1])
 
 
-def get_image_size(image):
+def get_image_size(image: Any) -> list[int]:
     """[height, width] of an image."""
     arr = _hw_c("get_image_size", image)
     return [int(arr.shape[0]), int(arr.shape[1])]
 
 
-def read_file(filename):
+def read_file(filename: str) -> np.ndarray:
     """The bytes of a file as a 1-D uint8 array."""
     if not isinstance(filename, (str, os.PathLike)) or not os.path.isfile(filename):
         raise ValueError(f"read_file: {filename!r} does not exist or is not a file")
@@ -110,7 +115,7 @@ def read_file(filename):
         return np.frombuffer(f.read(), np.uint8)
 
 
-def write_file(filename, data):
+def write_file(filename: str, data: np.ndarray) -> None:
     """Write a 1-D uint8 array to a file."""
     arr = np.asarray(data)
     if arr.dtype != np.uint8 or arr.ndim != 1:
@@ -119,7 +124,7 @@ def write_file(filename, data):
         f.write(arr.tobytes())
 
 
-def read_image(filename, mode=ImageReadMode.UNCHANGED):
+def read_image(filename: str, mode: ImageReadMode = ImageReadMode.UNCHANGED) -> np.ndarray:
     """Decode an image file to <H, W, C> uint8 (COLOR: RGB, GRAYSCALE: one channel)."""
     from PIL import Image
     data = read_file(filename)
@@ -148,26 +153,26 @@ def _encode(op, image, fmt, **kwargs):
     return np.frombuffer(buf.getvalue(), np.uint8)
 
 
-def encode_png(image, compression_level=6):
+def encode_png(image: Any, compression_level: int = 6) -> np.ndarray:
     """PNG bytes (1-D uint8) of a uint8 <H, W> / <H, W, 1> / <H, W, 3> RGB image."""
     if not isinstance(compression_level, int) or not 0 <= compression_level <= 9:
         raise ValueError(f"encode_png: compression_level must be an int in [0, 9], got {compression_level!r}")
     return _encode("encode_png", image, "PNG", compress_level=compression_level)
 
 
-def encode_jpeg(image, quality=75):
+def encode_jpeg(image: Any, quality: int = 75) -> np.ndarray:
     """JPEG bytes (1-D uint8) of a uint8 RGB or grey image."""
     if not isinstance(quality, int) or not 1 <= quality <= 100:
         raise ValueError(f"encode_jpeg: quality must be an int in [1, 100], but got {quality!r}")
     return _encode("encode_jpeg", image, "JPEG", quality=quality)
 
 
-def write_png(filename, image, compression_level=6):
+def write_png(filename: str, image: Any, compression_level: int = 6) -> None:
     """Encode as PNG and write to ``filename``."""
     write_file(filename, encode_png(image, compression_level))
 
 
-def write_jpeg(filename, image, quality=75):
+def write_jpeg(filename: str, image: Any, quality: int = 75) -> None:
     """Encode as JPEG and write to ``filename``."""
     write_file(filename, encode_jpeg(image, quality))
 
@@ -197,6 +202,8 @@ def _rgb_from_hsv(h, s, v):
 
 
 class _HsvConvert(TensorOperation):
+    _convert: Callable[..., tuple[np.ndarray, np.ndarray, np.ndarray]]   # set by each subclass
+
     def __init__(self, is_hwc=False):
         self.is_hwc = bool(is_hwc)
 
@@ -223,7 +230,7 @@ class HsvToRgb(_HsvConvert):
 class ToPIL(TensorOperation):
     """A uint8 <H, W> / <H, W, 1> / <H, W, 3> / <H, W, 4> array as a PIL image."""
 
-    def __call__(self, *inputs):
+    def __call__(self, *inputs: Any) -> Any:
         return self._apply(None, np.asarray(inputs[0]))
 
     def _apply(self, rng, x):

@@ -1,6 +1,10 @@
 """Deterministic vision transforms (``mindspore.dataset.vision``): each runs on one image or a stacked block."""
+from __future__ import annotations
+
 import io
 import numbers
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -12,7 +16,7 @@ __all__ = ["Decode", "Resize", "Rescale", "Normalize", "HWC2CHW", "CenterCrop", 
            "decode_bytes"]
 
 
-def decode_bytes(data, op="Decode", where=""):
+def decode_bytes(data: Any, op: str = "Decode", where: str = "") -> np.ndarray:
     """Encoded image bytes (1-D uint8 array) -> RGB HWC uint8 array, decoded with Pillow."""
     if not where and getattr(data, "source_file", None):
         where = f" for file {data.source_file}"
@@ -40,7 +44,7 @@ class Decode(TensorOperation):
 
     Args: to_pil (bool): return a PIL image instead of a NumPy array."""
 
-    def __init__(self, to_pil=False):
+    def __init__(self, to_pil: bool = False) -> None:
         if not isinstance(to_pil, bool):
             raise TypeError(f"Decode: to_pil must be a bool, but got {to_pil!r}")
         self.to_pil = to_pil
@@ -60,7 +64,7 @@ class Resize(TensorOperation):
         interpolation (Inter): LINEAR/BILINEAR (default), NEAREST or BICUBIC."""
     batchable = True
 
-    def __init__(self, size, interpolation=Inter.LINEAR):
+    def __init__(self, size: int | Sequence[int], interpolation: Inter = Inter.LINEAR) -> None:
         self.size = check_size("Resize", size)
         self.interpolation = interpolation
         self._mode = interp_mode("Resize", interpolation, allow_area=True)
@@ -81,7 +85,7 @@ class Rescale(TensorOperation):
     """``x * rescale + shift`` as float32. Args: rescale (float), shift (float)."""
     batchable = True
 
-    def __init__(self, rescale, shift):
+    def __init__(self, rescale: float, shift: float) -> None:
         for name, v in (("rescale", rescale), ("shift", shift)):
             if isinstance(v, bool) or not isinstance(v, numbers.Real):
                 raise TypeError(f"Rescale: {name} must be a number, but got {v!r}")
@@ -117,7 +121,7 @@ class Normalize(TensorOperation):
     Args: mean, std (sequence of float, one per channel, or one for all), is_hwc (bool): channel-last input."""
     batchable = True
 
-    def __init__(self, mean, std, is_hwc=True):
+    def __init__(self, mean: Sequence[float], std: Sequence[float], is_hwc: bool = True) -> None:
         _check_mean_std("Normalize", mean, std)
         if not isinstance(is_hwc, bool):
             raise TypeError(f"Normalize: is_hwc must be a bool, but got {is_hwc!r}")
@@ -125,6 +129,7 @@ class Normalize(TensorOperation):
 
     def _apply_batch(self, rng, x):
         check_rank("Normalize", x, (2, 3), "<H,W,C>, <C,H,W> or <H,W>", batched=True)
+        shape: tuple[int, ...]
         if x.ndim == 3:
             channels, shape = 1, (1, 1, 1)
         elif self.is_hwc:
@@ -173,7 +178,7 @@ class CenterCrop(TensorOperation):
     Args: size (int | (h, w))."""
     batchable = True
 
-    def __init__(self, size):
+    def __init__(self, size: int | Sequence[int]) -> None:
         s = check_size("CenterCrop", size)
         self.size = (s, s) if isinstance(s, int) else s
 
@@ -196,7 +201,8 @@ class Pad(TensorOperation):
         padding_mode (Border)."""
     batchable = True
 
-    def __init__(self, padding, fill_value=0, padding_mode=Border.CONSTANT):
+    def __init__(self, padding: int | Sequence[int], fill_value: int | tuple[int, ...] = 0,
+                 padding_mode: Border = Border.CONSTANT) -> None:
         self.padding = check_padding("Pad", padding)
         self.fill_value = check_fill("Pad", fill_value)
         self.padding_mode = Border(padding_mode)
@@ -213,7 +219,7 @@ class ToTensor(TensorOperation):
     Args: output_type (numpy dtype or mindspore dtype): default float32."""
     batchable = True
 
-    def __init__(self, output_type=np.float32):
+    def __init__(self, output_type: Any = np.float32) -> None:
         from ..transforms._base import to_numpy_dtype
         self.output_type = to_numpy_dtype(output_type, "ToTensor")
         if self.output_type.kind != "f":

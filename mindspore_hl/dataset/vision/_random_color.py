@@ -1,7 +1,11 @@
 """Random vision transforms built on the deterministic ones (``_color``, ``_geometry``), plus batch mixing
 (MixUpBatch, CutMixBatch), patch erasing (CutOut, RandomErasing), PCA lighting and augmentation policies."""
+from __future__ import annotations
+
 import math
 import numbers
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -29,7 +33,7 @@ __all__ = ["RandomColorAdjust", "RandomInvert", "RandomEqualize", "RandomAutoCon
 
 
 def _prob(op, prob):
-    if isinstance(prob, bool) or not isinstance(prob, numbers.Real) or not 0 <= prob <= 1:
+    if isinstance(prob, bool) or not isinstance(prob, numbers.Real) or not 0 <= float(prob) <= 1:
         raise ValueError(f"{op}: prob must be a number in [0, 1], but got {prob!r}")
     return float(prob)
 
@@ -53,6 +57,8 @@ def _range(op, name, value, center=None, low=0.0):
 class _WithProb(TensorOperation):
     """Apply ``self._op`` to each image with probability ``prob``."""
     random = True
+    prob: float   # set by each subclass's __init__
+    _op: TensorOperation
 
     def _apply(self, rng, x):
         return self._op._apply(rng, x) if rng.random() < self.prob else x
@@ -61,28 +67,28 @@ class _WithProb(TensorOperation):
 class RandomInvert(_WithProb):
     """Invert with probability ``prob`` (default 0.5)."""
 
-    def __init__(self, prob=0.5):
+    def __init__(self, prob: float = 0.5) -> None:
         self.prob, self._op = _prob("RandomInvert", prob), Invert()
 
 
 class RandomEqualize(_WithProb):
     """Equalize the histogram with probability ``prob`` (default 0.5)."""
 
-    def __init__(self, prob=0.5):
+    def __init__(self, prob: float = 0.5) -> None:
         self.prob, self._op = _prob("RandomEqualize", prob), Equalize()
 
 
 class RandomAutoContrast(_WithProb):
     """AutoContrast(cutoff, ignore) with probability ``prob`` (default 0.5)."""
 
-    def __init__(self, cutoff=0.0, ignore=None, prob=0.5):
+    def __init__(self, cutoff: float = 0.0, ignore: int | Sequence[int] | None = None, prob: float = 0.5) -> None:
         self.prob, self._op = _prob("RandomAutoContrast", prob), AutoContrast(cutoff, ignore)
 
 
 class RandomAdjustSharpness(_WithProb):
     """AdjustSharpness(degree) with probability ``prob`` (default 0.5)."""
 
-    def __init__(self, degree, prob=0.5):
+    def __init__(self, degree: float, prob: float = 0.5) -> None:
         self.prob, self._op = _prob("RandomAdjustSharpness", prob), AdjustSharpness(degree)
 
 
@@ -90,7 +96,7 @@ class RandomGrayscale(TensorOperation):
     """With probability ``prob`` (default 0.1), the grey version of an RGB image, kept at 3 channels."""
     random = True
 
-    def __init__(self, prob=0.1):
+    def __init__(self, prob: float = 0.1) -> None:
         self.prob = _prob("RandomGrayscale", prob)
 
     def _apply(self, rng, x):
@@ -105,7 +111,8 @@ class RandomColorAdjust(TensorOperation):
     mindspore_hl (it raises)."""
     random = True
 
-    def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
+    def __init__(self, brightness: float | Sequence[float] = (1, 1), contrast: float | Sequence[float] = (1, 1),
+                 saturation: float | Sequence[float] = (1, 1), hue: float | Sequence[float] = (0, 0)) -> None:
         self.brightness = _range("RandomColorAdjust", "brightness", brightness, 1.0)
         self.contrast = _range("RandomColorAdjust", "contrast", contrast, 1.0)
         self.saturation = _range("RandomColorAdjust", "saturation", saturation, 1.0)
@@ -126,7 +133,7 @@ class RandomPosterize(TensorOperation):
     """Posterize with a bit depth drawn uniformly from ``bits`` (min, max) in [1, 8] (default (8, 8))."""
     random = True
 
-    def __init__(self, bits=(8, 8)):
+    def __init__(self, bits: int | Sequence[int] = (8, 8)) -> None:
         if isinstance(bits, int) and not isinstance(bits, bool):
             bits = (bits, bits)
         if not isinstance(bits, (list, tuple)) or len(bits) != 2 or \
@@ -142,7 +149,7 @@ class RandomSolarize(TensorOperation):
     """Solarize between two thresholds drawn uniformly from ``threshold`` (min, max) (default (0, 255))."""
     random = True
 
-    def __init__(self, threshold=(0, 255)):
+    def __init__(self, threshold: float | Sequence[float] = (0, 255)) -> None:
         lo, hi = _range("RandomSolarize", "threshold", threshold)
         if hi > 255:
             raise ValueError(f"RandomSolarize: threshold must lie in [0, 255], but got {threshold!r}")
@@ -157,7 +164,7 @@ class RandomSharpness(TensorOperation):
     """AdjustSharpness with a factor drawn uniformly from ``degrees`` (default (0.1, 1.9))."""
     random = True
 
-    def __init__(self, degrees=(0.1, 1.9)):
+    def __init__(self, degrees: float | Sequence[float] = (0.1, 1.9)) -> None:
         self.degrees = _range("RandomSharpness", "degrees", degrees)
 
     def _apply(self, rng, x):
@@ -168,7 +175,7 @@ class RandomColor(TensorOperation):
     """Blend with the grey image by a factor drawn uniformly from ``degrees`` (default (0.1, 1.9))."""
     random = True
 
-    def __init__(self, degrees=(0.1, 1.9)):
+    def __init__(self, degrees: float | Sequence[float] = (0.1, 1.9)) -> None:
         self.degrees = _range("RandomColor", "degrees", degrees)
 
     def _apply(self, rng, x):
@@ -179,7 +186,7 @@ class RandomResize(TensorOperation):
     """Resize to ``size`` with an interpolation drawn from NEAREST, BILINEAR, BICUBIC and AREA."""
     random = True
 
-    def __init__(self, size):
+    def __init__(self, size: int | Sequence[int]) -> None:
         self.size = check_size("RandomResize", size)
 
     def _apply(self, rng, x):
@@ -193,7 +200,7 @@ class CutOut(TensorOperation):
     """Zero ``num_patches`` squares of side ``length`` at random centres (clipped to the image)."""
     random = True
 
-    def __init__(self, length, num_patches=1, is_hwc=True):
+    def __init__(self, length: int, num_patches: int = 1, is_hwc: bool = True) -> None:
         for name, v in (("length", length), ("num_patches", num_patches)):
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"CutOut: {name} must be a positive int, but got {v!r}")
@@ -219,7 +226,8 @@ class RandomErasing(TensorOperation):
     from ``ratio`` (log-uniform), filled with ``value`` (a number, one per channel, or 'random' noise)."""
     random = True
 
-    def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False, max_attempts=10):
+    def __init__(self, prob: float = 0.5, scale: Sequence[float] = (0.02, 0.33), ratio: Sequence[float] = (0.3, 3.3),
+                 value: float | str | Sequence[int] = 0, inplace: bool = False, max_attempts: int = 10) -> None:
         self.prob = _prob("RandomErasing", prob)
         self.scale = _range("RandomErasing", "scale", scale)
         self.ratio = _range("RandomErasing", "ratio", ratio)
@@ -273,7 +281,7 @@ class MixUpBatch(TensorOperation):
     ``lam * x + (1 - lam) * x[perm]``, ``lam ~ Beta(alpha, alpha)``. Args: alpha (float > 0, default 1)."""
     random = True
 
-    def __init__(self, alpha=1.0):
+    def __init__(self, alpha: float = 1.0) -> None:
         self.alpha = _check_alpha("MixUpBatch", alpha)
 
     def _apply(self, rng, images, labels):
@@ -294,7 +302,7 @@ class CutMixBatch(TensorOperation):
     Args: image_batch_format (ImageBatchFormat.NHWC / NCHW), alpha (float > 0), prob (float)."""
     random = True
 
-    def __init__(self, image_batch_format, alpha=1.0, prob=1.0):
+    def __init__(self, image_batch_format: ImageBatchFormat, alpha: float = 1.0, prob: float = 1.0) -> None:
         if not isinstance(image_batch_format, ImageBatchFormat):
             raise TypeError(f"CutMixBatch: image_batch_format must be an ImageBatchFormat, but got "
                             f"{image_batch_format!r}")
@@ -336,10 +344,10 @@ class RandomLighting(TensorOperation):
     N(0, ``alpha``). Args: alpha (float >= 0, default 0.05)."""
     random = True
 
-    def __init__(self, alpha=0.05):
+    def __init__(self, alpha: float = 0.05) -> None:
         if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or alpha < 0:
             raise ValueError(f"RandomLighting: alpha must be a non-negative number, but got {alpha!r}")
-        self.alpha = float(alpha)
+        self.alpha: float = float(alpha)
 
     def _apply(self, rng, x):
         if x.ndim != 3 or x.shape[-1] != 3:
@@ -356,7 +364,7 @@ class UniformAugment(TensorOperation):
     """Apply ``num_ops`` of ``transforms``, chosen at random without repetition, in random order."""
     random = True
 
-    def __init__(self, transforms, num_ops=2):
+    def __init__(self, transforms: Sequence[Any], num_ops: int = 2) -> None:
         self.transforms = _check_ops("UniformAugment", transforms)
         if isinstance(num_ops, bool) or not isinstance(num_ops, int) or not 1 <= num_ops <= len(self.transforms):
             raise ValueError(f"UniformAugment: num_ops must be an int in [1, {len(self.transforms)}], but got "
@@ -374,10 +382,10 @@ class RandomSelectSubpolicy(TensorOperation):
     probability."""
     random = True
 
-    def __init__(self, policy):
+    def __init__(self, policy: list[list[tuple[Any, float]]]) -> None:
         if not isinstance(policy, list) or not policy or not all(
                 isinstance(sub, list) and sub and all(isinstance(p, tuple) and len(p) == 2 and callable(p[0]) and
-                                                      isinstance(p[1], numbers.Real) and 0 <= p[1] <= 1
+                                                      isinstance(p[1], numbers.Real) and 0 <= float(p[1]) <= 1
                                                       for p in sub) for sub in policy):
             raise TypeError("RandomSelectSubpolicy: policy must be a non-empty list of non-empty lists of "
                             "(transform, prob) tuples")

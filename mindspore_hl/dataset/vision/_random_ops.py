@@ -1,6 +1,9 @@
 """Random vision transforms. Each draws from the ``rng`` the pipeline gives it (seed x epoch x block)."""
+from __future__ import annotations
+
 import math
 import numbers
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -14,7 +17,7 @@ __all__ = ["RandomCrop", "RandomHorizontalFlip", "RandomVerticalFlip", "RandomRe
 
 
 def _check_prob(op, prob):
-    if isinstance(prob, bool) or not isinstance(prob, numbers.Real) or not 0.0 <= prob <= 1.0:
+    if isinstance(prob, bool) or not isinstance(prob, numbers.Real) or not 0.0 <= float(prob) <= 1.0:
         raise ValueError(f"{op}: prob must be a number in [0.0, 1.0], but got {prob!r}")
     return float(prob)
 
@@ -26,10 +29,10 @@ def _pair(size):
 class _RandomFlip(TensorOperation):
     batchable = True
     random = True
-    _axis = None
-    _name = None
+    _axis: int    # set by each subclass
+    _name: str
 
-    def __init__(self, prob=0.5):
+    def __init__(self, prob: float = 0.5) -> None:
         self.prob = _check_prob(self._name, prob)
 
     def _apply_batch(self, rng, x):
@@ -62,7 +65,9 @@ class RandomCrop(TensorOperation):
     batchable = True
     random = True
 
-    def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0, padding_mode=Border.CONSTANT):
+    def __init__(self, size: int | Sequence[int], padding: int | Sequence[int] | None = None,
+                 pad_if_needed: bool = False, fill_value: int | tuple[int, ...] = 0,
+                 padding_mode: Border = Border.CONSTANT) -> None:
         self.size = _pair(check_size("RandomCrop", size))
         self.padding = (0, 0, 0, 0) if padding is None else check_padding("RandomCrop", padding)
         if not isinstance(pad_if_needed, bool):
@@ -154,8 +159,9 @@ class RandomResizedCrop(TensorOperation):
     random = True
     _name = "RandomResizedCrop"
 
-    def __init__(self, size, scale=(0.08, 1.0), ratio=(3. / 4., 4. / 3.), interpolation=Inter.BILINEAR,
-                 max_attempts=10):
+    def __init__(self, size: int | Sequence[int], scale: Sequence[float] = (0.08, 1.0),
+                 ratio: Sequence[float] = (3. / 4., 4. / 3.), interpolation: Inter = Inter.BILINEAR,
+                 max_attempts: int = 10) -> None:
         self.size = _pair(check_size(self._name, size))
         self.scale = _check_range(self._name, "scale", scale, 0.0)
         self.ratio = _check_range(self._name, "ratio", ratio, 1e-12)
@@ -190,7 +196,8 @@ class RandomRotation(TensorOperation):
         grow the output to hold the whole rotated image, center ((x, y) or None), fill_value (int | 3-tuple)."""
     random = True
 
-    def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
+    def __init__(self, degrees: float | Sequence[float], resample: Inter = Inter.NEAREST, expand: bool = False,
+                 center: Sequence[float] | None = None, fill_value: int | tuple[int, ...] = 0) -> None:
         if isinstance(degrees, numbers.Real) and not isinstance(degrees, bool):
             if degrees < 0:
                 raise ValueError(f"RandomRotation: degrees must be non-negative, but got {degrees}")
@@ -212,7 +219,8 @@ class RandomRotation(TensorOperation):
         return rotate(img, angle, self._mode, self.expand, self.center, self.fill_value)
 
 
-def rotate(img, angle, mode, expand, center, fill):
+def rotate(img: np.ndarray, angle: float, mode: str, expand: bool, center: Sequence[float] | None,
+           fill: int | tuple[int, ...]) -> np.ndarray:
     """Rotate ``img`` (H, W[, C]) by ``angle`` degrees counter-clockwise (OpenCV getRotationMatrix2D +
     warpAffine semantics, constant border)."""
     h, w = img.shape[:2]

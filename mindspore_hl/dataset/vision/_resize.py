@@ -14,7 +14,10 @@ the two axes are applied one after the other to a whole block of images at once:
 * NEAREST: ``src = floor(dst * in/out)`` (OpenCV INTER_NEAREST, no half-pixel shift).
 * CUBIC: half-pixel centres, Keys kernel with a = -0.75, edge-replicated taps (OpenCV INTER_CUBIC).
 """
+from __future__ import annotations
+
 import functools
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -24,7 +27,7 @@ _COEF_BITS = 11
 _COEF_SCALE = 1 << _COEF_BITS
 
 
-def output_size(in_h, in_w, size):
+def output_size(in_h: int, in_w: int, size: int | Sequence[int]) -> tuple[int, int]:
     """MindSpore's Resize target: (h, w), or an int for the shorter side with the aspect ratio kept."""
     if isinstance(size, int):
         if in_h < in_w:
@@ -180,7 +183,7 @@ def _area_shrink(x, out_h, out_w, h_axis):
     return _cast_like(t, x.dtype)
 
 
-def resize_block(x, out_h, out_w, mode, h_axis=1):
+def resize_block(x: np.ndarray, out_h: int, out_w: int, mode: str, h_axis: int = 1) -> np.ndarray:
     """Resize images stacked along axis 0: ``x`` is (N, H, W) or (N, H, W, C) with H at ``h_axis``."""
     w_axis = h_axis + 1
     in_h, in_w = x.shape[h_axis], x.shape[w_axis]

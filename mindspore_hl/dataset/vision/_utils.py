@@ -1,6 +1,9 @@
 """Enums and argument checks shared by the vision transforms."""
+from __future__ import annotations
+
 import numbers
 from enum import Enum
+from typing import Any
 
 import numpy as np
 
@@ -35,7 +38,7 @@ class ImageBatchFormat(str, Enum):
 _MODES = {Inter.NEAREST: "nearest", Inter.BILINEAR: "linear", Inter.BICUBIC: "cubic"}
 
 
-def interp_mode(op, interpolation, allow_area=False):
+def interp_mode(op: str, interpolation: Inter, allow_area: bool = False) -> str:
     """Map an ``Inter`` to the resampling kernel name; modes without a kernel here are refused up front
     (``allow_area``: the op resizes, where OpenCV's INTER_AREA applies)."""
     if not isinstance(interpolation, Inter):
@@ -53,7 +56,7 @@ def _is_int(v):
     return isinstance(v, numbers.Integral) and not isinstance(v, bool)
 
 
-def check_size(op, size, allow_int=True):
+def check_size(op: str, size: Any, allow_int: bool = True) -> int | tuple[int, int]:
     """Validate an output size: a positive int, or a (height, width) pair. Returns int or (h, w)."""
     if allow_int and _is_int(size):
         if not 1 <= size <= 16777216:
@@ -69,7 +72,7 @@ def check_size(op, size, allow_int=True):
     raise TypeError(f"{op}: size must be an int or a sequence of two ints (height, width), but got {size!r}")
 
 
-def check_fill(op, fill_value):
+def check_fill(op: str, fill_value: Any) -> int | tuple[int, ...]:
     if _is_int(fill_value):
         if not 0 <= fill_value <= 255:
             raise ValueError(f"{op}: fill_value {fill_value} is not within [0, 255]")
@@ -79,7 +82,7 @@ def check_fill(op, fill_value):
     raise TypeError(f"{op}: fill_value must be an int or a 3-tuple of ints, but got {fill_value!r}")
 
 
-def check_padding(op, padding):
+def check_padding(op: str, padding: Any) -> tuple[int, ...]:
     """MindSpore padding: int (all sides), (left/right, top/bottom) or (left, top, right, bottom)."""
     if _is_int(padding):
         p = (padding,) * 4
@@ -94,7 +97,8 @@ def check_padding(op, padding):
     return tuple(int(v) for v in p)  # left, top, right, bottom
 
 
-def pad_image(x, left, top, right, bottom, mode, fill, h_axis):
+def pad_image(x: np.ndarray, left: int, top: int, right: int, bottom: int, mode: Any, fill: Any,
+              h_axis: int) -> np.ndarray:
     """Pad the H and W axes of images (``h_axis`` is where H sits; W follows it)."""
     if not (left or top or right or bottom):
         return x

@@ -4,6 +4,7 @@ import numpy as np
 
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor, to_array, wrap
+from ...ops._optim_updates import lars_gradient
 from ._adam import Adam
 from ._optimizer import Optimizer
 
@@ -77,10 +78,7 @@ class LARS(Optimizer):
                 wd = (to_array(wd).astype(jnp.float32) / scale) if decay else jnp.float32(0.0)
                 w_norm = jnp.sqrt(jnp.sum(jnp.square(w.astype(jnp.float32))))
                 g_norm = jnp.sqrt(jnp.sum(jnp.square(g.astype(jnp.float32))))
-                trust = self.coefficient * w_norm / (g_norm + wd * w_norm + self.epsilon)
-                trust = jnp.where((w_norm > 0) & (g_norm > 0), trust, 1.0)
-                if self.use_clip:
-                    trust = jnp.minimum(trust / to_array(lr).astype(jnp.float32).reshape(()), 1.0)
-                g = (trust * (g + wd * w)).astype(g.dtype)
+                g = lars_gradient(w, g, w_norm, g_norm, wd, to_array(lr).astype(jnp.float32).reshape(()),
+                                  self.coefficient, self.epsilon, self.use_clip)
             out.append(wrap(g))
         return opt(tuple(out))

@@ -1,0 +1,61 @@
+"""Matrix products of bfloat16 operands that stay bfloat16 products in the gradient too.
+
+XLA:CPU multiplies two bfloat16 matrices natively (YNNPACK, AVX512-BF16) only when the product is asked for in
+float32; a bfloat16-in, bfloat16-out ``dot`` is rewritten into float32 converts around a float32 product, at float32
+speed. Autodiff of ``dot(a, b, preferred_element_type=float32).astype(bfloat16)`` has the same problem one level
+down: the cotangent reaching the product is float32, so both gradient products mix float32 and bfloat16 and run in
+float32 again. :func:`product` states all three products (forward, input gradient, weight gradient) as
+bfloat16 x bfloat16 -> float32, rounded to bfloat16 like the operands, which is how mixed precision (``amp`` O2/O3
+with ``dtype=bfloat16``) gets bfloat16 arithmetic on CPU. Other dtypes take ``lax.dot_general`` unchanged.
+
+The rule is a ``custom_vjp``, so forward-mode differentiation (``ops.jvp``) of a bfloat16 product is not available;
+reverse mode and ``vmap`` are.
+"""
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+__all__ = ["product"]
+
+_2D = (((1,), (1,)), ((), ()))  # (M, K) x (N, K) -> (M, N)
+_WGRAD = "barrier"
+
+
+def product(a: jax.Array, b: jax.Array) -> jax.Array:
+    """``a @ b.T`` for 2-D ``a`` (M, K) and ``b`` (N, K): in bfloat16 with float32 accumulation when both are
+    bfloat16, else ``lax.dot_general`` in the operands' dtype.
+
+    >>> import jax.numpy as jnp
+    >>> product(jnp.ones((2, 3), jnp.bfloat16), jnp.ones((4, 3), jnp.bfloat16)).dtype
+    dtype(bfloat16)
+    """
+    if a.dtype == jnp.bfloat16 and b.dtype == jnp.bfloat16:
+        return _bf16_product(a, b)
+    return lax.dot_general(a, b, _2D)
+
+
+def _f32_dot(a, b, dims):
+    return lax.dot_general(a, b, dims, preferred_element_type=jnp.float32).astype(jnp.bfloat16)
+
+
+@jax.custom_vjp
+def _bf16_product(a, b):
+    return _f32_dot(a, b, _2D)
+
+
+def _bf16_product_fwd(a, b):
+    return _f32_dot(a, b, _2D), (a, b)
+
+
+def _bf16_product_bwd(residuals, g):
+    a, b = residuals
+    g = g.astype(jnp.bfloat16)
+    da = _f32_dot(g, b, (((1,), (0,)), ((), ())))  # (M, N) x (N, K)
+    if _WGRAD == "barrier":
+        db = _f32_dot(lax.optimization_barrier(g.T), a, (((1,), (0,)), ((), ())))  # (N, M) x (M, K)
+    else:
+        db = _f32_dot(g, a, (((0,), (0,)), ((), ())))  # (M, N)^T x (M, K)
+    return da, db
+
+
+_bf16_product.defvjp(_bf16_product_fwd, _bf16_product_bwd)

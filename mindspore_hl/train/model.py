@@ -1,4 +1,0 @@
-"""Legacy path ``mindspore.train.model``."""
-from ..model import Model
-
-__all__ = ["Model"]

@@ -1,0 +1,93 @@
+"""bfloat16 products (``ops/_lowp.py``) and the convolutions and Dense layers that use them.
+
+The truth is the same computation in float32 on the bfloat16-rounded operands (a second implementation: real
+MindSpore's CPU build has no bfloat16 convolution). A product of bfloat16 operands accumulated in float32 differs
+from it only by the final rounding to bfloat16 (relative 2**-8); the gradients go through one more rounded product.
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import mindspore_hl as ms
+from mindspore_hl import nn, ops
+from mindspore_hl.ops._lowp import product
+
+BF16_RTOL = 2.0 ** -7  # two bfloat16 roundings
+
+
+def _bf16(a):
+    return jnp.asarray(a, jnp.bfloat16)
+
+
+def _close(got, want, scale):
+    np.testing.assert_allclose(np.asarray(got, np.float32), np.asarray(want, np.float32), rtol=0,
+                               atol=BF16_RTOL * scale)
+
+
+def test_product_and_its_gradients_are_bfloat16_products():
+    rng = np.random.default_rng(0)
+    a, b = _bf16(rng.normal(size=(7, 5))), _bf16(rng.normal(size=(3, 5)))
+    weights = jnp.asarray(rng.normal(size=(7, 3)), jnp.float32)
+
+    def loss(a, b):
+        return jnp.sum(product(a, b).astype(jnp.float32) * weights)
+
+    value, grads = jax.value_and_grad(loss, argnums=(0, 1))(a, b)
+    a32, b32 = a.astype(jnp.float32), b.astype(jnp.float32)
+    want, want_grads = jax.value_and_grad(lambda a, b: jnp.sum((a @ b.T) * weights), argnums=(0, 1))(a32, b32)
+    assert product(a, b).dtype == jnp.bfloat16 and all(g.dtype == jnp.bfloat16 for g in grads)
+    _close(value, want, float(jnp.sum(jnp.abs(a32 @ b32.T) * jnp.abs(weights))))
+    for g, w in zip(grads, want_grads):
+        _close(g, w, float(jnp.max(jnp.abs(w))) * 2)
+    # every product of the forward and both gradients multiplies bfloat16 operands into float32 (which XLA:CPU
+    # runs natively; a mixed or bfloat16-out product is converted to float32 first)
+    jaxpr = jax.make_jaxpr(jax.value_and_grad(loss, argnums=(0, 1)))(a, b)
+    dots = [e for e in _equations(jaxpr.jaxpr) if e.primitive.name == "dot_general"]
+    assert len(dots) == 3
+    for e in dots:
+        assert [v.aval.dtype for v in e.invars] == [jnp.bfloat16] * 2
+        assert e.params["preferred_element_type"] == jnp.float32
+
+
+def _equations(jaxpr):
+    for e in jaxpr.eqns:
+        yield e
+        for sub in jax.core.jaxprs_in_params(e.params):
+            yield from _equations(sub)
+
+
+def test_other_dtypes_keep_their_product():
+    a = jnp.ones((2, 3), jnp.float32)
+    assert product(a, a).dtype == jnp.float32
+    np.testing.assert_array_equal(product(a, a), np.full((2, 2), 3.0, np.float32))
+
+
+@pytest.mark.parametrize("kernel,shape", [(1, (2, 16, 5, 5)), (3, (2, 32, 4, 4))])
+def test_bfloat16_conv2d_and_its_gradients_match_float32(kernel, shape):
+    """1x1 and 3x3 convolutions of bfloat16 inputs (the product forms) against float32 on the same values."""
+    rng = np.random.default_rng(1)
+    x = _bf16(rng.normal(size=shape)).astype(jnp.float32)
+    w = _bf16(rng.normal(size=(8, shape[1], kernel, kernel)) * 0.2).astype(jnp.float32)
+
+    def f(dtype):
+        def run(x, w):
+            y = ops.conv2d(ms.Tensor(x.astype(dtype)), ms.Tensor(w.astype(dtype)), pad_mode="same")
+            return jnp.sum(jnp.sin(y._value.astype(jnp.float32)))
+        return jax.value_and_grad(run, argnums=(0, 1))
+
+    (v16, g16), (v32, g32) = f(jnp.bfloat16)(x, w), f(jnp.float32)(x, w)
+    _close(v16, v32, float(np.prod(shape)))
+    for g, want in zip(g16, g32):
+        _close(g, want, float(jnp.max(jnp.abs(want))) * 4)
+
+
+def test_dense_in_bfloat16_under_auto_mixed_precision():
+    net = ms.amp.auto_mixed_precision(nn.Dense(6, 4), "O3", dtype=ms.bfloat16)
+    x = np.random.default_rng(2).normal(size=(3, 2, 6)).astype(np.float32)
+    out = net(ms.Tensor(x))
+    assert out.dtype == ms.float32 and out.shape == (3, 2, 4)
+    dense = net._backbone
+    w, b = dense.weight.asnumpy(), dense.bias.asnumpy()
+    want = _bf16(x).astype(np.float32) @ np.asarray(_bf16(w), np.float32).T + np.asarray(_bf16(b), np.float32)
+    _close(out.asnumpy(), want, float(np.abs(want).max()) * 2)
