@@ -18,7 +18,6 @@ from jax import lax
 __all__ = ["product"]
 
 _2D = (((1,), (1,)), ((), ()))  # (M, K) x (N, K) -> (M, N)
-_WGRAD = "barrier"
 
 
 def product(a: jax.Array, b: jax.Array) -> jax.Array:
@@ -51,10 +50,10 @@ def _bf16_product_bwd(residuals, g):
     a, b = residuals
     g = g.astype(jnp.bfloat16)
     da = _f32_dot(g, b, (((1,), (0,)), ((), ())))  # (M, N) x (N, K)
-    if _WGRAD == "barrier":
-        db = _f32_dot(lax.optimization_barrier(g.T), a, (((1,), (0,)), ((), ())))  # (N, M) x (M, K)
-    else:
-        db = _f32_dot(g, a, (((0,), (0,)), ((), ())))  # (M, N)^T x (M, K)
+    # (N, M) x (M, K) on a transposed copy of g: XLA folds a plain transpose back into a product contracting
+    # the operands' first axes, which YNNPACK does not take, and runs that one in float32 (ResNet50 224x224 in
+    # bfloat16: 1.71 s per step this way, 1.77 s folded).
+    db = _f32_dot(lax.optimization_barrier(g.T), a, (((1,), (0,)), ((), ())))
     return da, db
 
 

@@ -20,7 +20,6 @@ from ._nn_conv_narrow import conv_narrow, narrow_suits
 __all__ = ["conv1d", "conv2d", "conv_transpose2d"]
 
 _PAD_MODES = ("same", "valid", "pad")
-_BF16_GEMM = "on"
 
 
 def to_nhwc(x):
@@ -92,8 +91,7 @@ def conv_nhwc(x, w, stride, pads, dilation, groups):
     matrix products (``_nn_conv_gemm``), few input channels with a blocked width (``_nn_conv_narrow``).
     """
     w = w.astype(x.dtype)
-    if gemm_suits(x.shape, w.shape, stride, pads, dilation, groups) or (
-            _BF16_GEMM == "on" and x.dtype == jnp.bfloat16 and groups == 1 and w.shape[1] >= 16):
+    if gemm_suits(x.shape, w.shape, stride, pads, dilation, groups):
         return conv_gemm(x, w, stride, pads, dilation)
     if narrow_suits(w.shape, groups):
         return conv_narrow(x, w, tuple(stride), tuple(tuple(p) for p in pads), tuple(dilation))
