@@ -223,7 +223,7 @@ def test_resnet_style_image_folder_pipeline(tmp_path):
             img = rng.integers(0, 256, size=(40 + i, 50, 3), dtype=np.uint8)
             Image.fromarray(img).save(tmp_path / cls / f"{i}.jpg", quality=90)
     from mindspore_hl.common import dtype as mstype
-    from mindspore_hl.dataset.vision.utils import Inter
+    from mindspore_hl.dataset.vision import Inter
 
     def build():
         ds.config.set_seed(1)
