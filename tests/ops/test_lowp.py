@@ -5,6 +5,7 @@ MindSpore's CPU build has no bfloat16 convolution). A product of bfloat16 operan
 from it only by the final rounding to bfloat16 (relative 2**-8); the gradients go through one more rounded product.
 """
 import jax
+import jax.extend.core
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -53,7 +54,7 @@ def test_product_and_its_gradients_are_bfloat16_products():
 def _equations(jaxpr):
     for e in jaxpr.eqns:
         yield e
-        for sub in jax.core.jaxprs_in_params(e.params):
+        for sub in jax.extend.core.jaxprs_in_params(e.params):
             yield from _equations(sub)
 
 
