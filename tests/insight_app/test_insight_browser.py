@@ -1,12 +1,14 @@
 """End to end in headless Chromium: every page on tensorboardX logs and on the real MindSpore summary.
 
 Skipped when /usr/bin/chromium or /usr/bin/chromedriver is missing (install them with .ci/browser_deps.sh).
-Each page is saved as a PNG in tests/insight_app/screenshots/.
+Each page is saved as a PNG in a temporary directory; set ``INSIGHT_SCREENSHOTS=tests/insight_app/screenshots`` to
+refresh the committed ones (a test run leaves the working tree as it was).
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 import time
 
@@ -16,7 +18,7 @@ import pytest
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 BROWSER_TZ = "Asia/Kolkata"  # UTC+05:30 all year
-SHOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "screenshots")
+SHOTS = os.environ.get("INSIGHT_SCREENSHOTS") or os.path.join(tempfile.gettempdir(), "insight_screenshots")
 
 pytestmark = [
     pytest.mark.browser,
