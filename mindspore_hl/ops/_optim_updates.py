@@ -15,7 +15,7 @@ import jax.numpy as jnp
 
 from ..common.tensor import Tensor, describe, wrap
 from ._core import OpTypeError, check, unwrap
-from ._primitives import Primitive
+from ._primitives import Primitive, primitive_class
 
 _E = inspect.Parameter.empty
 
@@ -222,21 +222,8 @@ def _float(name, key, x):
 
 def _make(name, init_args, inputs, refs, outs, fn):
     in_names = inputs.split()
-    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + [
-        inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for k, d in init_args]
-    sig = inspect.Signature(params)
 
-    def __init__(self, *a, **kw):
-        bound = sig.bind(self, *a, **kw)
-        bound.apply_defaults()
-        Primitive.__init__(self, name)
-        for key, value in list(bound.arguments.items())[1:]:
-            self.add_prim_attr(key, value)
-            setattr(self, key, value)
-        if name in _CHECKS:
-            _CHECKS[name](self.attrs)
-
-    def __call__(self, *args):
+    def call(self, *args):
         if len(args) != len(in_names):
             raise TypeError(f"For '{name}', expected {len(in_names)} inputs ({', '.join(in_names)}), "
                             f"but got {len(args)}.")
@@ -258,11 +245,11 @@ def _make(name, init_args, inputs, refs, outs, fn):
         results = [wrap(new[i].astype(var.dtype)) for i in outs]
         return results[0] if len(results) == 1 else tuple(results)
 
-    __init__.__signature__ = sig
     doc = (f"``ops.{name}({', '.join(k for k, _ in init_args)})({', '.join(in_names)})``: updates the Parameters "
            f"{', '.join(in_names[r] for r in refs if r is not None)} in place.")
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
-                                     "__module__": __name__})
+    check_attrs = _CHECKS.get(name)
+    return primitive_class(name, init_args, call, doc, __name__,
+                           on_init=None if check_attrs is None else lambda prim: check_attrs(prim.attrs))
 
 
 for _spec in _SPECS:

@@ -3,6 +3,8 @@
 A Primitive is configured by its constructor (attributes such as ``keep_dims``) and applied by calling it;
 each one calls the functional op of the same meaning, so both forms behave identically.
 """
+import inspect
+
 import jax.numpy as jnp
 
 from ..common import dtype as mstype
@@ -51,6 +53,33 @@ class Primitive:
 
 
 PrimitiveWithInfer = PrimitiveWithCheck = Primitive
+
+
+def primitive_class(name, init_args, call, doc, module, on_init=None):
+    """A Primitive subclass ``name`` whose constructor takes ``init_args`` ((argument, default), ...) by name or
+    position, as MindSpore's does, and records each as an attribute (``prim.attrs`` and ``prim.<argument>``);
+    ``on_init(prim)`` may then validate them. Calling an instance is ``call(prim, *inputs, **kwargs)``.
+    """
+    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + [
+        inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for k, d in init_args]
+    sig = inspect.Signature(params)
+
+    def __init__(self, *a, **kw):
+        bound = sig.bind(self, *a, **kw)
+        bound.apply_defaults()
+        Primitive.__init__(self, name)
+        for key, value in list(bound.arguments.items())[1:]:
+            self.add_prim_attr(key, value)
+            setattr(self, key, value)
+        if on_init is not None:
+            on_init(self)
+
+    def __call__(self, *inputs, **kwargs):
+        return call(self, *inputs, **kwargs)
+
+    __init__.__signature__ = sig
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
+                                     "__module__": module})
 
 
 def prim_attr_register(fn):

@@ -18,7 +18,7 @@ from ..common import dtype as mstype
 from ..common.tensor import wrap
 from . import _math_more
 from ._core import check, op, unwrap
-from ._primitives import Primitive
+from ._primitives import primitive_class
 from ._registry import lookup
 
 _E = inspect.Parameter.empty
@@ -308,25 +308,8 @@ def _make(name, init_args, body):
     if getattr(body, "_array_body", False):
         array_op = op(name)(body)
         body = lambda a, *xs: array_op(*xs)  # noqa: E731
-    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + [
-        inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for k, d in init_args]
-    sig = inspect.Signature(params)
-
-    def __init__(self, *a, **kw):
-        bound = sig.bind(self, *a, **kw)
-        bound.apply_defaults()
-        Primitive.__init__(self, name)
-        for key, value in list(bound.arguments.items())[1:]:
-            self.add_prim_attr(key, value)
-            setattr(self, key, value)
-
-    def __call__(self, *inputs):
-        return body(self.attrs, *inputs)
-
-    __init__.__signature__ = sig
     doc = f"``ops.{name}({', '.join(k for k, _ in init_args)})(...)``: MindSpore's ``{name}`` Primitive."
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
-                                     "__module__": __name__})
+    return primitive_class(name, init_args, lambda prim, *inputs: body(prim.attrs, *inputs), doc, __name__)
 
 
 for _name, _args, _body in _SPECS:

@@ -5,7 +5,7 @@ defaults) become keyword arguments of the op: ``ops.Cummax(axis=1)(x)`` is ``ops
 """
 import inspect
 
-from ._primitives import Primitive
+from ._primitives import primitive_class
 from ._registry import lookup
 
 # (Primitive name, op name, ((constructor argument, default, op keyword or None to drop), ...))
@@ -95,26 +95,11 @@ _SPECS = [(n, op, ()) for n, op in [
 
 
 def _make(name, op_name, args):
-    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + [
-        inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for a, d, _ in args]
-    sig = inspect.Signature(params)
+    def call(self, *inputs):
+        return lookup(op_name)(*inputs, **{kw: self.attrs[a] for a, _, kw in args if kw is not None})
 
-    def __init__(self, *a, **kw):
-        bound = sig.bind(self, *a, **kw)
-        bound.apply_defaults()
-        Primitive.__init__(self, name)
-        for key, value in list(bound.arguments.items())[1:]:
-            self.add_prim_attr(key, value)
-            setattr(self, key, value)
-
-    def __call__(self, *inputs):
-        extra = {kw: self.attrs[a] for a, _, kw in args if kw is not None}
-        return lookup(op_name)(*inputs, **extra)
-
-    __init__.__signature__ = sig
     doc = f"``ops.{name}({', '.join(a for a, _, _ in args)})(...)``: the Primitive form of ``ops.{op_name}``."
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
-                                     "__module__": __name__})
+    return primitive_class(name, [(a, d) for a, d, _ in args], call, doc, __name__)
 
 
 _seen = set()

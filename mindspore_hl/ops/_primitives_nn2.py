@@ -38,7 +38,7 @@ from ._nn_resize import (
     upsample_trilinear_3d,
 )
 from ._nn_volume import conv_transpose_to
-from ._primitives import Primitive
+from ._primitives import primitive_class
 from ._registry import lookup
 
 _REQUIRED = inspect.Parameter.empty
@@ -56,24 +56,7 @@ def _tail(v, n, name, what):
 
 def _prim(name, args, call, doc):
     """A Primitive class ``name`` with constructor ``args`` ((name, default), ...) calling ``call(p, *inputs)``."""
-    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + [
-        inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for a, d in args]
-    sig = inspect.Signature(params)
-
-    def __init__(self, *a, **kw):
-        bound = sig.bind(self, *a, **kw)
-        bound.apply_defaults()
-        Primitive.__init__(self, name)
-        for key, value in list(bound.arguments.items())[1:]:
-            self.add_prim_attr(key, value)
-            setattr(self, key, value)
-
-    def __call__(self, *inputs, **kwargs):
-        return call(self, *inputs, **kwargs)
-
-    __init__.__signature__ = sig
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
-                                     "__module__": __name__})
+    return primitive_class(name, args, call, doc, __name__)
 
 
 def _host_tuple(v):
