@@ -15,6 +15,7 @@ from ._core import check, op
 from ._nn_conv import explicit_pads, pair, pool_out_size, resolve_pads, same_pads, transpose_out_size
 from ._nn_fold import __all__ as _fold_all
 from ._nn_fold import _check_rank, col2im, fold, max_unpool1d, max_unpool2d, max_unpool3d, unfold  # noqa: F401
+from ._nn_pool import _adaptive_core, _adaptive_matrix
 
 __all__ = ["adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d", "adaptive_avg_pool2d_ext",
            "avg_pool3d", "max_pool3d", "conv3d", "conv3d_transpose", "lp_pool1d", "lp_pool2d"] + _fold_all
@@ -155,15 +156,6 @@ def _output_sizes(name, output_size, sizes):
     return outs
 
 
-def _adaptive_matrix(size, out):
-    """(out, size) averaging matrix: window i is [floor(i*size/out), ceil((i+1)*size/out))."""
-    m = np.zeros((out, size), np.float64)
-    for i in range(out):
-        lo, hi = (i * size) // out, -(-((i + 1) * size) // out)
-        m[i, lo:hi] = 1.0 / (hi - lo)
-    return m
-
-
 @op("adaptive_avg_pool3d")
 def adaptive_avg_pool3d(input, output_size):
     """Adaptive 3-D average pooling of (N, C, D, H, W) or (C, D, H, W) to ``output_size`` (int or 3 ints / None)."""
@@ -232,9 +224,7 @@ def adaptive_avg_pool2d_ext(input, output_size):
     """Adaptive 2-D average pooling of (N, C, H, W) or (C, H, W) (``output_size``: int or 2 ints / None)."""
     name = "adaptive_avg_pool2d_ext"
     _check_rank(name, input, (3, 4), "(N, )C, H, W")
-    outs = _output_sizes(name, output_size, input.shape[-2:])
-    ms = [jnp.asarray(_adaptive_matrix(s, o), input.dtype) for s, o in zip(input.shape[-2:], outs)]
-    return jnp.einsum("...hw,ph,qw->...pq", input, *ms)
+    return _adaptive_core(input, *_output_sizes(name, output_size, input.shape[-2:]))  # adaptive_avg_pool2d's
 
 
 @op("conv3d")
