@@ -20,6 +20,8 @@ import traceback
 from types import TracebackType
 from typing import Any
 
+from .._engine import _state as _engine_state
+
 __all__ = ["init", "release", "get_rank", "get_group_size", "get_local_rank", "get_local_rank_size",
            "create_group", "destroy_group", "get_world_rank_from_group_rank", "get_group_rank_from_world_rank",
            "GlobalComm", "HCCL_WORLD_COMM_GROUP", "NCCL_WORLD_COMM_GROUP", "MCCL_WORLD_COMM_GROUP"]
@@ -40,6 +42,14 @@ class GlobalComm:
 
 _state: dict[str, Any] = {"rank": 0, "size": 1, "distributed": False, "failed": False}
 _groups: dict[str, list[int]] = {}
+
+
+@_engine_state.on_reset
+def _reset() -> None:
+    """Not initialized, no groups (``_engine._state.reset()`` restores every global setting at once)."""
+    GlobalComm.INITED = False
+    _groups.clear()
+    _state.update(rank=0, size=1, distributed=False, failed=False)
 
 
 def _env_int(name: str, default: int | None = None) -> int | None:

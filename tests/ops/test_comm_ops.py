@@ -15,16 +15,7 @@ from jax.sharding import PartitionSpec as P
 
 import mindspore_hl as ms
 from mindspore_hl import communication, ops, parallel
-from mindspore_hl.communication import _management
 from mindspore_hl.ops import _comm, _comm_core
-
-
-@pytest.fixture(autouse=True)
-def _fresh_communication():
-    yield
-    _management.GlobalComm.INITED = False
-    _management._groups.clear()
-    _management._state.update(rank=0, size=1, distributed=False, failed=False)
 
 
 def _t(a):
