@@ -22,11 +22,13 @@ from ..._engine._step import register_input_check
 __all__ = ["check_class_indices"]
 
 
-def _message(cell, labels, low, high, ignore_index, where):
-    labels = np.asarray(labels)
+def _out_of_range(labels, low, high, ignore_index):
+    """The mask of labels outside [low, high) that are not ``ignore_index`` (NumPy or JAX arrays)."""
     bad = (labels < low) | (labels >= high)
-    if ignore_index is not None:
-        bad &= labels != ignore_index
+    return bad if ignore_index is None else bad & (labels != ignore_index)
+
+
+def _message(cell, labels, bad, low, high, ignore_index, where):
     index = tuple(int(i) for i in np.argwhere(bad)[0])
     shown = index[0] if len(index) == 1 else index
     ignored = f" or ignore_index ({ignore_index})" if ignore_index is not None else ""
@@ -34,21 +36,15 @@ def _message(cell, labels, low, high, ignore_index, where):
             f"label {labels[index]} at index {shown} ({int(bad.sum())} of {labels.size} labels out of range).")
 
 
-def _raise(cell, low, high, ignore_index, where):
-    def fail(any_bad, labels):
-        # Checked again here: under vmap the cond becomes a select that runs this branch for every batch.
-        if np.any(any_bad):
-            raise ValueError(_message(cell, labels, low, high, ignore_index, where))
-    return fail
-
-
 def _host_check(cell, low, high, ignore_index, where):
+    """``check(labels)`` on the host: raise the ValueError when a label is out of range. Used before a step on its
+    input, and from inside a step through a callback (under vmap that branch runs for every batch, so the
+    labels are checked here again)."""
     def check(labels):
-        bad = (labels < low) | (labels >= high)
-        if ignore_index is not None:
-            bad &= labels != ignore_index
+        labels = np.asarray(labels)
+        bad = _out_of_range(labels, low, high, ignore_index)
         if bad.any():
-            raise ValueError(_message(cell, labels, low, high, ignore_index, where))
+            raise ValueError(_message(cell, labels, bad, low, high, ignore_index, where))
     return check
 
 
@@ -65,15 +61,9 @@ def check_class_indices(cell, labels, num_classes, allow_negative, ignore_index=
     if not jnp.issubdtype(labels.dtype, jnp.integer) or labels.size == 0:
         return
     low, high = (-num_classes if allow_negative else 0), num_classes
-    where = f"the logits have {num_classes} classes"
-    bad = (labels < low) | (labels >= high)
-    if ignore_index is not None:
-        bad = bad & (labels != ignore_index)
-    if isinstance(labels, jax.core.Tracer):
-        if register_input_check(labels, _host_check(cell, low, high, ignore_index, where)):
-            return
-        fail = _raise(cell, low, high, ignore_index, where)
-        any_bad = jnp.any(bad)
-        jax.lax.cond(any_bad, lambda args: jax.debug.callback(fail, *args), lambda args: None, (any_bad, labels))
-    elif bool(jnp.any(bad)):
-        raise ValueError(_message(cell, labels, low, high, ignore_index, where))
+    check = _host_check(cell, low, high, ignore_index, f"the logits have {num_classes} classes")
+    if not isinstance(labels, jax.core.Tracer):
+        check(labels)
+    elif not register_input_check(labels, check):
+        any_bad = jnp.any(_out_of_range(labels, low, high, ignore_index))
+        jax.lax.cond(any_bad, lambda x: jax.debug.callback(check, x), lambda x: None, labels)
