@@ -245,20 +245,17 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
             built[name] = ModelConfig(make, batches, sink=True, model=shared)
         elif name == "model_bf16":
             built[name] = ModelConfig(lambda: ms_network(net_name, ms.bfloat16), batches)
-        elif name == "torch_bf16":  # as "torch": all cores and one thread, the faster of the two in each round
-            built[name] = TorchConfig(net_name, batches, os.cpu_count() or 1, autocast_bf16=True)
-            if (os.cpu_count() or 1) > 1:
-                built["torch_bf16_1t"] = TorchConfig(net_name, batches, 1, autocast_bf16=True)
+        elif name in ("torch", "torch_bf16"):
+            # all cores (torch's default) and one thread: on a busy machine one is faster
+            cores = os.cpu_count() or 1  # (None when the count cannot be determined)
+            for suffix, threads in (("", cores), ("_1t", 1)) if cores > 1 else (("", cores),):
+                built[name + suffix] = TorchConfig(net_name, batches, threads, autocast_bf16=name == "torch_bf16")
+            if name == "torch":
+                built["torch_own"] = TorchProcessConfig(net_name, batches)
         elif name == "train_one_step":
             built[name] = TrainOneStepConfig(make, batches)
         elif name == "jax_floor":
             built[name] = JaxFloorConfig(net_name, batches)
-        elif name == "torch":  # all cores (torch's default) and one thread: on a busy machine one is faster
-            cores = os.cpu_count() or 1  # (None when the count cannot be determined)
-            built[name] = TorchConfig(net_name, batches, cores)
-            if cores > 1:
-                built["torch_1t"] = TorchConfig(net_name, batches, 1)
-            built["torch_own"] = TorchProcessConfig(net_name, batches)
     times: dict[str, list[float]] = {name: [] for name in built}
     order = list(built)
     try:
