@@ -19,7 +19,7 @@ import jax
 import numpy as np
 
 from .. import _host_memory
-from ..common.tensor import Tensor, wrap
+from ..common.tensor import Tensor, copy_array, wrap
 from . import _options, _plan, _scope, _state
 
 __all__ = ["signature", "split_args", "make_pure", "register_input_check", "build", "Entry", "explain", "unshare"]
@@ -160,7 +160,7 @@ def unshare(params: Sequence[Any], state: tuple[Any, ...]) -> tuple[Any, ...]:
     seen, out = set(), []
     for p, v in zip(params, state):
         if id(v) in seen:
-            v = p._data = jax.numpy.array(v, copy=True)
+            v = p._data = copy_array(v)
         seen.add(id(v))
         out.append(v)
     return tuple(out)

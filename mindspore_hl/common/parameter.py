@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _scope
-from .tensor import Tensor, to_array
+from .tensor import Tensor, copy_array, to_array
 
 __all__ = ["Parameter", "ParameterTuple"]
 
@@ -29,7 +29,7 @@ class Parameter(Tensor):
         if isinstance(default_input, Tensor):
             default_input = default_input.init_data()
             # Own the buffer: compiled steps donate Parameter buffers, which must not be shared.
-            default_input = jnp.array(default_input._value, copy=True)
+            default_input = copy_array(default_input._value)
         Tensor.__init__(self, default_input)
         self.name = name if name is not None else "Parameter"
         self._has_user_name = name is not None
@@ -62,13 +62,13 @@ class Parameter(Tensor):
         from .tensor import wrap
         v = self._value
         # A copy, since compiled steps donate (and so invalidate) the Parameter's own buffer.
-        return wrap(jnp.array(v, copy=True) if isinstance(v, jax.Array) else v)
+        return wrap(copy_array(v) if isinstance(v, jax.Array) else v)
 
     def set_data(self, data: Any, slice_shape: bool = False) -> Parameter:
         """Replace the value (cast to this Parameter's dtype); inside a compiled step it records an update."""
         arr = to_array(data)
         if isinstance(data, Tensor) and arr is data._value and isinstance(arr, jax.Array):
-            arr = jnp.array(arr, copy=True)  # own the buffer: compiled steps donate Parameter buffers
+            arr = copy_array(arr)  # own the buffer: compiled steps donate Parameter buffers
         if not slice_shape and tuple(arr.shape) != tuple(self.shape) and self._data is not None:
             if arr.size != self.size or arr.ndim:
                 raise ValueError(f"Parameter '{self.name}'.set_data: shape {tuple(arr.shape)} does not match the "

@@ -16,7 +16,7 @@ from ._tensor_math import TensorMathMethods
 from ._tensor_methods import TensorMethods
 from ._tensor_registry import lookup
 
-__all__ = ["Tensor", "to_array", "wrap", "is_tensor"]
+__all__ = ["Tensor", "to_array", "to_device", "copy_array", "wrap", "is_tensor"]
 
 _F64 = np.dtype(np.float64)
 _ARRAY_TYPES = (jax.Array, jax.core.Tracer)
@@ -61,7 +61,27 @@ def to_array(data: Any, dtype: Any = None) -> Any:
             raise TypeError(f"Tensor: dtype {dtype} cannot hold tensor data.")
         if arr.dtype != np_dt:
             arr = arr.astype(np_dt)
-    return jnp.asarray(arr) if isinstance(arr, np.ndarray) else arr
+    return to_device(arr) if isinstance(arr, np.ndarray) else arr
+
+
+def to_device(arr: np.ndarray) -> jax.Array:
+    """A JAX array holding its own copy of the NumPy array ``arr``, placed without compiling anything.
+
+    ``jnp.asarray`` copies through an XLA computation compiled once per shape and dtype, tens of milliseconds
+    each: ResNet50's parameter shapes alone cost most of a second at start-up. ``device_put`` compiles
+    nothing, but on CPU it shares the NumPy buffer, which the caller may still change; hence the host copy.
+    """
+    if not arr.dtype.isnative:
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    return jax.device_put(np.array(arr, copy=True, order="C"))
+
+
+def copy_array(x: Any) -> Any:
+    """A copy of array ``x`` in a buffer of its own (compiled steps donate Parameter buffers, which must not
+    be shared); a concrete array is copied without compiling anything (see :func:`to_device`)."""
+    if isinstance(x, jax.Array) and not isinstance(x, jax.core.Tracer):
+        return jax.device_put(x, may_alias=False)
+    return jnp.array(x, copy=True)
 
 
 def wrap(x: Any) -> Any:
@@ -189,7 +209,7 @@ class Tensor(TensorMethods, TensorMathMethods):
         if isinstance(input_data, Tensor) and type(input_data) is not Tensor and self._data is input_data._value \
                 and isinstance(self._data, jax.Array):
             # A Tensor made from a Parameter owns its buffer: compiled steps donate Parameter buffers.
-            self._data = jnp.array(self._data, copy=True)
+            self._data = copy_array(self._data)
 
     # ---- value access -------------------------------------------------------------------------
     @property

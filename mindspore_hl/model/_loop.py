@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import jax
 import numpy as np
 
 from ..callbacks._callback import RunContext
-from ..common.tensor import wrap
+from ..common.tensor import to_device, wrap
 
 if TYPE_CHECKING:
     from ..callbacks._callback import CallbackManager, CallbackParam
@@ -28,7 +27,7 @@ __all__ = ["train_loop", "eval_loop"]
 
 
 def _tensors(columns: Sequence[Any]) -> list[Any]:
-    return [wrap(jax.numpy.asarray(c)) if isinstance(c, np.ndarray) else wrap(c) for c in columns]
+    return [wrap(to_device(c)) if isinstance(c, np.ndarray) else wrap(c) for c in columns]
 
 
 def _signature(columns: Sequence[Any]) -> tuple[tuple[Any, Any], ...]:
