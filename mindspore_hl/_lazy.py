@@ -2,7 +2,8 @@
 
 ``SummaryRecord`` writes TensorBoard files through tensorboardX, which imports PyTorch whenever it is installed:
 importing it eagerly would make ``import mindspore_hl`` about 0.8 s slower and load PyTorch into every training
-process. The packages that export such names set ``__getattr__ = lazy_names(__name__, {...})``.
+process. Likewise ``mindspore_hl.dataset.audio``, whose filters need SciPy's signal module (0.7 s to import).
+The packages that export such names set ``__getattr__ = lazy_names(__name__, {...})``.
 """
 from __future__ import annotations
 
@@ -19,7 +20,10 @@ def lazy_names(package: str, table: dict[str, str]) -> Callable[[str], Any]:
     def __getattr__(name: str) -> Any:
         if name not in table:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(table[name]), name)
+        module = importlib.import_module(table[name])
+        # A table entry naming the subpackage itself (``{"audio": "mindspore_hl.dataset.audio"}``) lazily
+        # provides that subpackage.
+        value = module if table[name] == f"{package}.{name}" else getattr(module, name)
         setattr(sys.modules[package], name, value)
         return value
 

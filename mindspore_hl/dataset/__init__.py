@@ -3,7 +3,8 @@
 Rows travel as column blocks (see ``_block``) so that built-in transforms run on whole stacks of images at once;
 a producer thread and worker threads run the pipeline off the training thread.
 """
-from . import audio, config, text, transforms, vision
+from .._lazy import lazy_names
+from . import config, text, transforms, vision
 from ._callbacks import DSCallback
 from ._celeba import CelebADataset
 from ._cifar import Cifar10Dataset, Cifar100Dataset
@@ -120,3 +121,7 @@ def zip(datasets):  # noqa: A001 - MindSpore's name
     if not isinstance(datasets, (list, tuple)) or len(datasets) < 1:
         raise TypeError(f"zip: datasets must be a tuple of datasets, but got {datasets!r}")
     return ZipDataset(list(datasets))
+
+
+# The audio transforms import SciPy's signal module (0.7 s); they load when ``dataset.audio`` is first used.
+__getattr__ = lazy_names(__name__, {"audio": __name__ + ".audio"})
