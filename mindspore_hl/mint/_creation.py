@@ -1,8 +1,25 @@
 """``mindspore.mint`` creation and random functions (delegating to ``ops``)."""
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from ..common import dtype as _mstype
 from ._functions import _op, _uses
+
+
+def _seed_from(generator: Any, name: str) -> int | None:
+    """A seed drawn from ``generator`` (advancing its offset), so that its state decides the samples; None for
+    the global random stream when no generator is given."""
+    if generator is None:
+        return None
+    if not callable(getattr(generator, "next_key", None)):
+        raise TypeError(f"For 'mint.{name}', 'generator' must be a mindspore.Generator, but got "
+                        f"{type(generator).__name__}.")
+    hi, lo = (int(w) for w in np.asarray(generator.next_key()))
+    # Never 0: ops.randperm reads seed 0 as "no seed".
+    return ((hi << 32) | lo) % 2 ** 63 or 1
 
 
 def _size(size):
@@ -81,13 +98,13 @@ def clone(input):
 @_uses("rand")
 def rand(*size, generator=None, dtype=None, device=None):
     """Uniform samples in [0, 1)."""
-    return _op("rand")(*_size(size), dtype=dtype)
+    return _op("rand")(*_size(size), dtype=dtype, seed=_seed_from(generator, "rand"))
 
 
 @_uses("randn")
 def randn(*size, generator=None, dtype=None, device=None):
     """Standard normal samples."""
-    return _op("randn")(*_size(size), dtype=dtype)
+    return _op("randn")(*_size(size), dtype=dtype, seed=_seed_from(generator, "randn"))
 
 
 @_uses("rand_like")
@@ -106,7 +123,8 @@ def randn_like(input, *, dtype=None, device=None):
 def randint(*args, generator=None, dtype=None, device=None):
     """``randint(high, size)`` or ``randint(low, high, size)``: integers in [low, high) (Int64)."""
     low, high, size = (0,) + tuple(args) if len(args) == 2 else args
-    return _op("randint")(low, high, tuple(size), dtype=_mstype.int64 if dtype is None else dtype)
+    return _op("randint")(low, high, tuple(size), _seed_from(generator, "randint"),
+                          dtype=_mstype.int64 if dtype is None else dtype)
 
 
 @_uses("randint_like")
@@ -119,23 +137,23 @@ def randint_like(*args, dtype=None, device=None):
 @_uses("randperm")
 def randperm(n, *, generator=None, dtype=_mstype.int64):
     """A random permutation of 0..n-1."""
-    return _op("randperm")(n, dtype=dtype)
+    return _op("randperm")(n, _seed_from(generator, "randperm") or 0, dtype=dtype)
 
 
 @_uses("bernoulli")
 def bernoulli(input, *, generator=None):
     """0/1 samples with probabilities ``input``."""
-    return _op("bernoulli")(input, input)
+    return _op("bernoulli")(input, input, _seed_from(generator, "bernoulli"))
 
 
 @_uses("multinomial")
 def multinomial(input, num_samples, replacement=False, *, generator=None):
     """Indices sampled from the rows of ``input`` (unnormalised probabilities)."""
-    return _op("multinomial")(input, num_samples, replacement)
+    return _op("multinomial")(input, num_samples, replacement, _seed_from(generator, "multinomial"))
 
 
 @_uses("normal")
 def normal(mean=0.0, std=1.0, size=None, generator=None):
     """Normal samples of ``size`` (or of the broadcast shape of Tensor ``mean`` / ``std``)."""
     shape = tuple(size) if size is not None else tuple(getattr(mean, "shape", ()) or getattr(std, "shape", ()))
-    return _op("normal")(shape, mean, std)
+    return _op("normal")(shape, mean, std, _seed_from(generator, "normal"))
