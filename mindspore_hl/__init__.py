@@ -48,6 +48,7 @@ from .metrics import (BleuScore, CosineSimilarity, HausdorffDistance, MeanSurfac
                       RootMeanSquareDistance, ConfusionMatrixMetric, OcclusionSensitivity)
 from ._device_utils import *  # noqa: E402,F401,F403  (memory, synchronize, Stream, Event)
 from ._toplevel_misc import *  # noqa: E402,F401,F403  (type objects, float8, Generator, frombuffer, run_check)
+from ._toplevel_ext import *  # noqa: E402,F401,F403  (lazy_inline, no_inline, algo parameters)
 from .train import (ckpt_to_safetensors, safetensors_to_ckpt, load_checkpoint_async, async_ckpt_thread_status,  # noqa: E402
                     load_segmented_checkpoints, merge_sliced_parameter, load_mindir, save_mindir, DatasetHelper,
                     connect_network_with_dataset, data_sink, recompute)

@@ -351,3 +351,8 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
 __all__ = [n for n, t in _TARGETS.items() if all(hasattr(_ops, x) for x in t)]
 for _n in [n for n in _TARGETS if n not in __all__]:
     del globals()[_n]
+
+from ._pool_ext import *  # noqa: E402,F401,F403  (1-D / 3-D pooling, adaptive max pooling, max_unpool2d)
+from ._pool_ext import __all__ as _pool_ext_all  # noqa: E402
+
+__all__ += _pool_ext_all
