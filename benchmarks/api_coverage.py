@@ -89,6 +89,19 @@ def _resolve(obj: Any, dotted: str) -> Any:
     return obj
 
 
+def _subclasses(cls: type) -> list[type]:
+    out = []
+    for sub in cls.__subclasses__():
+        out += [sub] + _subclasses(sub)
+    return out
+
+
+# Namespaces listing the union of a class family's methods (names.json enumerates MindSpore's Dataset methods over
+# its subclasses: MappableDataset.add_sampler, GeneratorDataset.collate_fn, ...): a name counts when the class or
+# one of its subclasses has it.
+CLASS_FAMILIES = {"mindspore.dataset.Dataset methods"}
+
+
 def present(namespace: str, name: str) -> bool:
     """Whether ``name`` of ``namespace`` exists on mindspore_hl (and is of the right kind for ops)."""
     module, attr, kind = NAMESPACES[namespace]
@@ -96,8 +109,16 @@ def present(namespace: str, name: str) -> bool:
         obj = importlib.import_module(module)
         if attr:
             obj = getattr(obj, attr)
-        value = _resolve(obj, name)
     except (ImportError, AttributeError):
+        return False
+    owners = [obj] + (_subclasses(obj) if namespace in CLASS_FAMILIES else [])
+    for owner in owners:
+        try:
+            value = _resolve(owner, name)
+            break
+        except AttributeError:
+            continue
+    else:
         return False
     if kind == "class":
         return inspect.isclass(value)

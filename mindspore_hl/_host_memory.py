@@ -23,6 +23,8 @@ import ctypes
 import functools
 import os
 import platform
+from collections.abc import Callable
+from typing import Any
 
 import jax
 import numpy as np
@@ -53,7 +55,7 @@ def _client_created():
 _ASYNC = "jax_cpu_enable_async_dispatch"
 
 
-def choose_dispatch(graph_mode):
+def choose_dispatch(graph_mode: bool) -> None:
     """Before JAX's CPU client exists: synchronous dispatch for GRAPH_MODE, JAX's asynchronous default else."""
     if _enabled() and _ASYNC in jax.config.values and not _client_created():
         jax.config.update(_ASYNC, not graph_mode)
@@ -64,7 +66,7 @@ def _inline_dispatch():
             and jax.default_backend() == "cpu")
 
 
-def runs_inline(compiled_fn):
+def runs_inline(compiled_fn: Callable[[], Any]) -> bool:
     """Whether calls of a compiled step should be made with their inputs ready, so they run on this thread.
 
     Args:
@@ -94,7 +96,7 @@ def _keep_freed_memory():
     return all(libc.mallopt(p, v) == 1 for p, v in ((_M_MMAP_MAX, 0), (_M_TRIM_THRESHOLD, -1)))
 
 
-def ready(args):
+def ready(args: Any) -> Any:
     """``args`` (a pytree) as device arrays whose values exist, NumPy ones copied in, so a call on them runs
     inline: one input still being computed or copied sends the call to a worker thread, and its outputs, the
     next step's inputs, would then be pending too."""

@@ -6,6 +6,7 @@ MindSpore's default) runs op by op. The same user code runs in both. The values 
 ``enable_compile_cache`` / ``compile_cache_path`` turn on the persistent compile cache (``_engine._cache``).
 """
 import warnings
+from typing import Any
 
 import jax
 
@@ -72,7 +73,7 @@ def _apply_device(target, device_id):
     _ctx["device_target"], _ctx["device_id"] = backend.name, device_id
 
 
-def set_context(**kwargs):
+def set_context(**kwargs: Any) -> None:
     """Set execution options.
 
     Args:
@@ -108,7 +109,7 @@ def set_context(**kwargs):
         _host_memory.choose_dispatch(kwargs["mode"] == GRAPH_MODE)
 
 
-def get_context(attr_key):
+def get_context(attr_key: str) -> Any:
     """The value of one context key (``get_context('mode')`` -> 0 or 1)."""
     if attr_key not in _KNOWN:
         raise ValueError(f"For 'get_context', the key {attr_key!r} is not supported. Supported keys: "
@@ -118,11 +119,11 @@ def get_context(attr_key):
     return _ctx.get(attr_key)
 
 
-def set_device(device_target, device_id=None):
+def set_device(device_target: str, device_id: int | None = None) -> None:
     """Choose the device target ('CPU', 'GPU', a plug-in's name) and optionally the device index."""
     _apply_device(device_target, 0 if device_id is None else device_id)
 
 
-def is_graph_mode():
+def is_graph_mode() -> bool:
     """True in GRAPH_MODE."""
     return _ctx["mode"] == GRAPH_MODE

@@ -19,6 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..common._tensor_methods_ext import with_grad_hooks
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor, to_array, wrap
 from . import _compiled, _mode, _scope
@@ -86,7 +87,8 @@ def linearize(fn: Callable[..., Any], args: Sequence[Any], positions: Sequence[i
     def f(pos_vals, w_vals):
         call_args = list(args)
         for i, v in zip(positions, pos_vals):
-            call_args[i] = wrap(v)
+            call_args[i] = wrap(with_grad_hooks(args[i], v))
+        w_vals = [with_grad_hooks(w, v) for w, v in zip(weights, w_vals)]
         with _scope.StatelessScope(weights, w_vals) as scope:
             out = fn(*call_args)
         updates = scope.updates()
@@ -164,6 +166,9 @@ def _graph_mode_compiled(impl, name, fn, weights):
         try:
             signature(args)
         except TypeError:  # unhashable static arguments: run eagerly rather than refuse
+            return impl(*args)
+        if any(getattr(getattr(a, "_grad_hooks", None), "fns", None) for a in args):
+            # Gradient hooks belong to the caller's Tensor objects, which a compiled signature cannot see.
             return impl(*args)
         cf = holder.get("cf")
         if cf is None:

@@ -22,7 +22,8 @@ def _zero_cotangent(a):
     return np.zeros(np.shape(a), jax.dtypes.float0)
 
 
-def custom_bprop(fn: Callable[..., Any], bprop: Callable[..., Any], params: Iterable[Any] = (),
+def custom_bprop(fn: Callable[..., Any], bprop: Callable[..., Any],
+                 params: Iterable[Any] | Callable[[], Iterable[Any]] = (),
                  name: str | None = None) -> Callable[..., Any]:
     """Return ``fn`` with its backward pass replaced by ``bprop``.
 

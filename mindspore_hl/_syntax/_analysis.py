@@ -4,7 +4,13 @@
 ``validate`` rejects the syntax the static-graph conversion cannot keep faithful, naming the file, the line
 and what to write instead.
 """
+from __future__ import annotations
+
 import ast
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 # Nodes that open a new Python scope: their bodies are neither analysed nor converted.
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp,
@@ -14,12 +20,12 @@ SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.L
 class GraphSyntaxError(SyntaxError):
     """A construct that GRAPH_MODE's static-graph syntax does not support; the message says what to write."""
 
-    def __init__(self, msg, filename, lineno):
+    def __init__(self, msg: str, filename: str, lineno: int) -> None:
         super().__init__(f'File "{filename}", line {lineno}: {msg}')
         self.filename, self.lineno = filename, lineno
 
 
-def walk_local(node):
+def walk_local(node: ast.AST) -> Iterator[ast.AST]:
     """Every node under ``node`` (itself excluded) that belongs to the same Python scope."""
     for child in ast.iter_child_nodes(node):
         yield child
@@ -37,7 +43,7 @@ def _target_names(target, out):
         _target_names(target.value, out)
 
 
-def assigned_names(stmts):
+def assigned_names(stmts: list[ast.stmt]) -> list[str]:
     """Names bound by ``stmts`` in their own scope, in first-binding order."""
     out = []
     for stmt in stmts:
@@ -68,7 +74,7 @@ def assigned_names(stmts):
     return names
 
 
-def child_blocks(stmt):
+def child_blocks(stmt: ast.stmt) -> Iterator[list[ast.stmt]]:
     """The statement lists nested directly in ``stmt`` (bodies, else-blocks, handlers)."""
     for field in ("body", "orelse", "finalbody"):
         block = getattr(stmt, field, None)
@@ -78,7 +84,8 @@ def child_blocks(stmt):
         yield h.body
 
 
-def contains(stmts, kinds, stop_at_loops=False):
+def contains(stmts: list[ast.stmt], kinds: type[ast.AST] | tuple[type[ast.AST], ...],
+             stop_at_loops: bool = False) -> bool:
     """Whether ``stmts`` contain a statement of ``kinds`` in their scope (not inside nested loops if asked)."""
     for stmt in stmts:
         if isinstance(stmt, kinds):
@@ -112,7 +119,7 @@ _UNSUPPORTED = {
 }
 
 
-def validate(fn_node, filename):
+def validate(fn_node: ast.FunctionDef, filename: str) -> None:
     """Raise GraphSyntaxError for the first unsupported construct in ``fn_node``'s own scope."""
     if isinstance(fn_node, ast.AsyncFunctionDef):
         raise GraphSyntaxError("an `async def` cannot be compiled in GRAPH_MODE. Fix: make it a plain `def`.",

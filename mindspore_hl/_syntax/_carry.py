@@ -4,6 +4,10 @@ A variable's value is described as a pytree whose leaves are either arrays (carr
 as state) or static Python objects (which must be the same on both sides). ``Plan`` says how a variable crosses:
 unchanged Python value, an ``Undefined`` marker (with the reason), or carried arrays with fixed shapes and dtypes.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -11,10 +15,13 @@ import numpy as np
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor, to_array, wrap
 
+if TYPE_CHECKING:
+    from typing import Any, Callable, Sequence
+
 RETVAL = "ag__retval"
 
 
-def where(site):
+def where(site: tuple[str, int]) -> str:
     return f'File "{site[0]}", line {site[1]}'
 
 
@@ -23,10 +30,10 @@ class Undefined:
 
     __slots__ = ("name", "reason")
 
-    def __init__(self, name, reason=None):
+    def __init__(self, name: str, reason: str | None = None) -> None:
         self.name, self.reason = name, reason
 
-    def error(self):
+    def error(self) -> UnboundLocalError:
         return UnboundLocalError(self.reason or f"local variable '{self.name}' is used before it is assigned.")
 
     def __repr__(self):
@@ -43,16 +50,16 @@ class Undefined:
 UNSET_RETURN = Undefined(RETVAL)
 
 
-def raw(x):
+def raw(x: Any) -> Any:
     return x._value if isinstance(x, Tensor) else x
 
 
-def is_traced(x):
+def is_traced(x: Any) -> bool:
     """Whether ``x`` is a value only known while the compiled graph runs (a JAX tracer)."""
     return isinstance(raw(x), jax.core.Tracer)
 
 
-def normalize(values):
+def normalize(values: Sequence[Any]) -> tuple[Any, ...]:
     """Parameters as plain Tensors of their current value (a carried value is no longer the Parameter)."""
     return tuple(jax.tree_util.tree_map(lambda t: wrap(t._value) if isinstance(t, Parameter) else t, v,
                                         is_leaf=lambda t: isinstance(t, (Tensor, Undefined))) for v in values)
@@ -61,11 +68,12 @@ def normalize(values):
 class Leaf:
     __slots__ = ("shape", "dtype", "weak", "scalar", "static")
 
-    def __init__(self, shape=None, dtype=None, weak=False, scalar=False, static=None):
+    def __init__(self, shape: tuple[int, ...] | None = None, dtype: Any = None, weak: bool = False,
+                 scalar: bool = False, static: Any = None) -> None:
         self.shape, self.dtype, self.weak, self.scalar, self.static = shape, dtype, weak, scalar, static
 
     @property
-    def is_array(self):
+    def is_array(self) -> bool:
         return self.dtype is not None
 
     def __repr__(self):
@@ -96,7 +104,7 @@ class Desc:
 
     __slots__ = ("undefined", "tree", "leaves")
 
-    def __init__(self, value):
+    def __init__(self, value: Any) -> None:
         self.undefined = value if isinstance(value, Undefined) else None
         if self.undefined is None:
             leaves, self.tree = jax.tree_util.tree_flatten(value, is_leaf=_is_leaf)
@@ -121,7 +129,7 @@ def _same_static(a, b):
         return False
 
 
-def merge_dtype(a, b):
+def merge_dtype(a: Any, b: Any) -> Any:
     """The common dtype of two array leaves: a weakly typed one (a Python number) takes the other's dtype."""
     if a.dtype == b.dtype:
         return a.dtype
@@ -139,11 +147,11 @@ class Plan:
 
     __slots__ = ("kind", "value", "tree", "leaves")
 
-    def __init__(self, kind, value=None, tree=None, leaves=None):
+    def __init__(self, kind: str, value: Any = None, tree: Any = None, leaves: list[Leaf] | None = None) -> None:
         self.kind, self.value, self.tree, self.leaves = kind, value, tree, leaves
 
     @classmethod
-    def from_pair(cls, a, b, mismatch):
+    def from_pair(cls, a: Any, b: Any, mismatch: Callable[[str], Plan]) -> Plan:
         """Merge the descriptions ``a`` and ``b``; ``mismatch(msg)`` handles differences (raise or poison)."""
         if a.tree != b.tree or len(a.leaves) != len(b.leaves):
             return mismatch(f"its type or structure differs ({a!r} vs {b!r})")
@@ -165,10 +173,10 @@ class Plan:
         return cls("carry", tree=a.tree, leaves=leaves)
 
     @classmethod
-    def carry_of(cls, d):
+    def carry_of(cls, d: Desc) -> Plan:
         return cls("carry", tree=d.tree, leaves=d.leaves)
 
-    def pack(self, value, what):
+    def pack(self, value: Any, what: str) -> list[Any]:
         """The arrays this plan carries for ``value`` (zeros where the value is undefined)."""
         if self.kind != "carry":
             return []
@@ -185,7 +193,7 @@ class Plan:
             out.append(arr.astype(lf.dtype))
         return out
 
-    def unpack(self, arrays):
+    def unpack(self, arrays: Sequence[Any]) -> tuple[Any, Sequence[Any]]:
         """(value, remaining arrays)."""
         if self.kind != "carry":
             return self.value, arrays
@@ -199,14 +207,14 @@ class Plan:
         return jax.tree_util.tree_unflatten(self.tree, leaves), arrays[i:]
 
 
-def pack_all(plans, values, names, site):
+def pack_all(plans: Sequence[Plan], values: Sequence[Any], names: Sequence[str], site: tuple[str, int]) -> list[Any]:
     out = []
     for plan, v, n in zip(plans, values, names):
         out += plan.pack(v, f"{where(site)}: '{n}'")
     return out
 
 
-def unpack_all(plans, arrays):
+def unpack_all(plans: Sequence[Plan], arrays: Sequence[Any]) -> tuple[Any, ...]:
     values = []
     for plan in plans:
         v, arrays = plan.unpack(arrays)
@@ -214,7 +222,7 @@ def unpack_all(plans, arrays):
     return tuple(values)
 
 
-def display(name):
+def display(name: str) -> str:
     if name == RETVAL:
         return "the return value"
     if name == "ag__value":

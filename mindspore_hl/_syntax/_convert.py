@@ -4,6 +4,8 @@ The function's source is parsed, transformed (``_transform``) and compiled again
 line numbers, so tracebacks and error messages point at the user's code. The new function shares the original's
 globals, defaults and closure cells (a closure variable rebound later is seen by both).
 """
+from __future__ import annotations
+
 import ast
 import inspect
 import os
@@ -11,10 +13,14 @@ import sysconfig
 import textwrap
 import types
 import weakref
+from typing import TYPE_CHECKING
 
 from . import _runtime
 from ._analysis import GraphSyntaxError, validate
 from ._transform import Mangle, explicit_super, transform
+
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 __all__ = ["convert", "is_converted", "GraphSyntaxError"]
 
@@ -23,7 +29,7 @@ _converted = weakref.WeakKeyDictionary()  # original function -> converted funct
 _codes = {}  # original code object -> converted code object (shared by every closure of the same def)
 
 
-def is_converted(fn):
+def is_converted(fn: Callable[..., Any]) -> bool:
     """Whether ``fn`` is the output of :func:`convert`."""
     fn = getattr(fn, "__func__", fn)
     return getattr(fn, "__ms_converted__", False)
@@ -89,7 +95,7 @@ def _library(fn):
     return module == "mindspore_hl" or module.startswith("mindspore_hl.")
 
 
-def call(fn):
+def call(fn: Callable[..., Any]) -> Callable[..., Any]:
     """What converted code calls for ``fn(...)``: the converted version of a user's Python function or method
     (not of installed libraries); anything else (Cells, ops, builtins) as it is. A helper whose syntax cannot
     be converted runs as written."""
@@ -108,7 +114,7 @@ def call(fn):
         return fn
 
 
-def convert(fn):
+def convert(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The static-graph version of ``fn``: Python ``if``/``while``/``for``/``and``/``or``/``not`` on Tensor
     values become ``lax`` control flow while tracing; on Python values they run as written.
 

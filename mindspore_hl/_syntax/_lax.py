@@ -6,6 +6,10 @@ scope after the ``lax`` call, so the compile engine sees them exactly as it sees
 A first, shape-only trace of each branch / body (``probe``) finds the variables' shapes and dtypes, the assigned
 Parameters and whether random keys are drawn.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax
 import jax.numpy as jnp
 
@@ -13,8 +17,11 @@ from .._engine import _scope
 from ..common.tensor import Tensor, wrap
 from ._carry import RETVAL, Desc, Plan, Undefined, display, normalize, pack_all, raw, unpack_all, where
 
+if TYPE_CHECKING:
+    from typing import Any, Callable, Sequence
 
-def pred_array(x, site, what):
+
+def pred_array(x: Any, site: tuple[str, int], what: str) -> jax.Array:
     """A scalar bool array for a condition, or a clear error for non-scalar Tensors."""
     arr = jnp.asarray(raw(x))
     if arr.size != 1:
@@ -72,7 +79,8 @@ def _commit(params, values, rng_scope, rng):
         rng_scope.rng = rng
 
 
-def cond(pred, true_fn, false_fn, values, names, site, guard=False):
+def cond(pred: Any, true_fn: Callable[..., Any], false_fn: Callable[..., Any], values: Sequence[Any],
+         names: Sequence[str], site: tuple[str, int], guard: bool = False) -> tuple[Any, ...]:
     """``lax.cond`` over the variables ``names``: undefined/mismatched ones become Undefined markers.
 
     ``guard``: the ``if`` skips the rest of a block after ``return``/``break``/``continue``; a variable assigned
@@ -158,7 +166,8 @@ def _loop_plans(probe, values, names, site, what):
     return plans
 
 
-def loop(body_fn, values, names, site, what, test_fn=None, xs=None):
+def loop(body_fn: Callable[..., Any], values: Sequence[Any], names: Sequence[str], site: tuple[str, int], what: str,
+         test_fn: Callable[..., Any] | None = None, xs: Tensor | None = None) -> Any:
     """``lax.while_loop`` (``test_fn`` given) or ``lax.scan`` over ``xs``'s first axis (``body_fn(x, *vars)``)."""
     values = normalize(values)
     rs = _rng_scope()
@@ -203,14 +212,14 @@ def loop(body_fn, values, names, site, what, test_fn=None, xs=None):
     return vals
 
 
-def value_cond(pred, true_fn, false_fn, site):
+def value_cond(pred: Any, true_fn: Callable[..., Any], false_fn: Callable[..., Any], site: tuple[str, int]) -> Any:
     """``a if pred else b`` on a traced ``pred``: one value, both branches must agree."""
     out = cond(pred, lambda _: (true_fn(),), lambda _: (false_fn(),), (Undefined("ag__value"),), ("ag__value",),
                site)
     return out[0]
 
 
-def logical(op, a, b, site):
+def logical(op: str, a: Any, b: Any, site: tuple[str, int]) -> Any:
     """``a and b`` / ``a or b`` where ``a`` is traced: Python's value semantics as a select."""
     av, bv = jnp.asarray(raw(a)), jnp.asarray(raw(b) if not isinstance(b, bool) else b)
     if av.dtype == jnp.bool_ and bv.dtype == jnp.bool_:

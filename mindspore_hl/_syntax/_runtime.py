@@ -1,6 +1,9 @@
 """The helpers converted code calls (``ag__.if_stmt`` ...): Python control flow on Python / concrete values,
 ``lax`` control flow (``_lax``) when the deciding value is a tracer, as TF AutoGraph's ``ag__`` operators do."""
+from __future__ import annotations
+
 import operator
+from typing import TYPE_CHECKING
 
 import jax.numpy as jnp
 
@@ -8,29 +11,32 @@ from ..common.tensor import Tensor, wrap
 from . import _lax
 from ._carry import UNSET_RETURN, Undefined, is_traced, raw, where
 
+if TYPE_CHECKING:
+    from typing import Any, Callable, Sequence
+
 __all__ = ["Undefined", "ld", "unset_return", "retval", "and_", "or_", "not_", "compare", "if_exp", "if_stmt",
            "while_stmt", "for_stmt", "range_"]
 
 
-def ld(value):
+def ld(value: Any) -> Any:
     """A variable read: an undefined value raises its recorded reason (assigned in one branch only, ...)."""
     if isinstance(value, Undefined):
         raise value.error()
     return value
 
 
-def unset_return():
+def unset_return() -> Undefined:
     return UNSET_RETURN
 
 
-def retval(value):
+def retval(value: Any) -> Any:
     return None if isinstance(value, Undefined) else value
 
 
 _SITE = ("<converted code>", 0)
 
 
-def and_(*operands, site=_SITE):
+def and_(*operands: Callable[[], Any], site: tuple[str, int] = _SITE) -> Any:
     """``a and b and ...`` (each operand a thunk): short-circuits on Python values, selects on traced ones."""
     value = operands[0]()
     for thunk in operands[1:]:
@@ -43,7 +49,7 @@ def and_(*operands, site=_SITE):
     return value
 
 
-def or_(*operands, site=_SITE):
+def or_(*operands: Callable[[], Any], site: tuple[str, int] = _SITE) -> Any:
     """``a or b or ...`` (each operand a thunk)."""
     value = operands[0]()
     for thunk in operands[1:]:
@@ -61,7 +67,7 @@ _COMPARE = {"Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt, "GtE": ope
             "In": lambda a, b: a in b, "NotIn": lambda a, b: a not in b}
 
 
-def compare(first, *rest, site=_SITE):
+def compare(first: Any, *rest: Any, site: tuple[str, int] = _SITE) -> Any:
     """A comparison chain ``a < b < c``: ``rest`` alternates operator names and operand thunks; each operand
     is evaluated once, and the chain stops on a Python false value as Python does."""
     left, result = first, True
@@ -76,20 +82,21 @@ def compare(first, *rest, site=_SITE):
     return result
 
 
-def not_(value, site=_SITE):
+def not_(value: Any, site: tuple[str, int] = _SITE) -> Any:
     if is_traced(value):
         return wrap(jnp.logical_not(_lax.pred_array(value, site, "not")))
     return not value
 
 
-def if_exp(test, true_thunk, false_thunk, site):
+def if_exp(test: Any, true_thunk: Callable[[], Any], false_thunk: Callable[[], Any], site: tuple[str, int]) -> Any:
     """``a if test else b``."""
     if is_traced(test):
         return _lax.value_cond(test, true_thunk, false_thunk, site)
     return true_thunk() if test else false_thunk()
 
 
-def if_stmt(test, true_fn, false_fn, values, names, site, guard=False):
+def if_stmt(test: Any, true_fn: Callable[..., Any], false_fn: Callable[..., Any], values: Sequence[Any],
+            names: Sequence[str], site: tuple[str, int], guard: bool = False) -> tuple[Any, ...]:
     """``if test: ... else: ...`` over the variables ``names`` (the branches take and return their values);
     ``guard``: a generated ``if not flag`` after a ``return``/``break``/``continue``."""
     if is_traced(test):
@@ -97,7 +104,8 @@ def if_stmt(test, true_fn, false_fn, values, names, site, guard=False):
     return true_fn(*values) if test else false_fn(*values)
 
 
-def while_stmt(test_fn, body_fn, values, names, site):
+def while_stmt(test_fn: Callable[..., Any], body_fn: Callable[..., Any], values: Sequence[Any], names: Sequence[str],
+               site: tuple[str, int]) -> Any:
     """``while test: body``; Python iterations until the test is a traced value, then one ``lax.while_loop``."""
     while True:
         test = test_fn(*values)
@@ -111,7 +119,7 @@ def while_stmt(test_fn, body_fn, values, names, site):
 class TracedRange:
     """``range(start, stop, step)`` whose bounds are only known when the graph runs."""
 
-    def __init__(self, start, stop, step):
+    def __init__(self, start: Any, stop: Any, step: Any) -> None:
         self.start, self.stop, self.step = start, stop, step
 
 
@@ -125,7 +133,7 @@ def _int_or_traced(x, site):
     return int(x)
 
 
-def range_(*args, site=_SITE):
+def range_(*args: Any, site: tuple[str, int] = _SITE) -> range | TracedRange:
     """``range(...)`` inside converted code: a Python range when every bound is known, else a TracedRange."""
     if not any(is_traced(a) for a in args):
         return range(*[int(a) if isinstance(a, Tensor) else a for a in args])
@@ -166,7 +174,8 @@ def _range_loop(rng, body_fn, values, names, site, flag_index):
     return out[1:]
 
 
-def for_stmt(iterable, body_fn, flag, values, names, site):
+def for_stmt(iterable: Any, body_fn: Callable[..., Any], flag: str | None, values: Sequence[Any], names: Sequence[str],
+             site: tuple[str, int]) -> Any:
     """``for x in iterable: body`` (``body_fn(x, *values)``); a traced Tensor is scanned over its first axis."""
     flag_index = names.index(flag) if flag is not None else None
     if isinstance(iterable, TracedRange):

@@ -12,6 +12,8 @@ Passes, in order (as TF AutoGraph does):
 4. each ``if``/``while``/``for`` becomes nested functions over the variables it assigns, and a call of
    ``ag__.if_stmt`` / ``while_stmt`` / ``for_stmt`` that returns their new values.
 """
+from __future__ import annotations
+
 import ast
 import builtins
 import itertools
@@ -96,7 +98,7 @@ def _lower_return_block(stmts, in_loop):
     return out
 
 
-def lower_returns(fn):
+def lower_returns(fn: ast.FunctionDef) -> None:
     if not _nested_return(fn.body):
         return
     body = _lower_return_block(fn.body, False)
@@ -174,12 +176,12 @@ class _Jumps:
         return pre + [s] + post
 
 
-def lower_jumps(fn):
+def lower_jumps(fn: ast.FunctionDef) -> None:
     fn.body = _Jumps(itertools.count()).block(fn.body)
 
 
 # ---- pass 3: expressions --------------------------------------------------------------------------------
-def controlled_names(fn):
+def controlled_names(fn: ast.FunctionDef) -> list[str]:
     """Every name that an if/while/for of ``fn`` assigns (these may become undefined or carried state)."""
     names = []
     for node in walk_local(fn):
@@ -243,7 +245,7 @@ class _Expressions(ast.NodeTransformer):
         return ast.copy_location(call, node)
 
 
-def lower_expressions(fn, filename):
+def lower_expressions(fn: ast.FunctionDef, filename: str) -> list[str]:
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs]
     params += [a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None]
     names = controlled_names(fn)
@@ -325,7 +327,7 @@ class _Statements:
         return [s]
 
 
-def lower_statements(fn, filename):
+def lower_statements(fn: ast.FunctionDef, filename: str) -> None:
     fn.body = _Statements(filename).block(fn.body)
 
 
@@ -333,7 +335,7 @@ def lower_statements(fn, filename):
 class Mangle(ast.NodeTransformer):
     """Private-name mangling (``self.__x`` -> ``self._Cls__x``) that the class body would have applied."""
 
-    def __init__(self, cls_name):
+    def __init__(self, cls_name: str) -> None:
         self.prefix = "_" + cls_name.lstrip("_")
 
     def _m(self, name):
@@ -341,17 +343,17 @@ class Mangle(ast.NodeTransformer):
             return self.prefix + name
         return name
 
-    def visit_Attribute(self, node):
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         self.generic_visit(node)
         node.attr = self._m(node.attr)
         return node
 
-    def visit_Name(self, node):
+    def visit_Name(self, node: ast.Name) -> ast.Name:
         node.id = self._m(node.id)
         return node
 
 
-def explicit_super(fn):
+def explicit_super(fn: ast.FunctionDef) -> None:
     """``super()`` -> ``super(__class__, self)``: the zero-argument form does not work in nested functions."""
     args = fn.args.posonlyargs + fn.args.args
     if not args:
@@ -362,7 +364,7 @@ def explicit_super(fn):
             node.args = [_load("__class__"), _load(args[0].arg)]
 
 
-def transform(fn, filename):
+def transform(fn: ast.FunctionDef, filename: str) -> list[str]:
     """Apply every pass to the FunctionDef ``fn`` in place; returns the names initialised as undefined."""
     lower_returns(fn)
     lower_jumps(fn)

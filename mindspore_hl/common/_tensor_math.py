@@ -4,7 +4,15 @@ Every method here reaches its functional op through the op table (``_tensor_regi
 ``ops.sinh(t)``. Methods whose MindSpore Tensor signature equals the op's (with ``self`` as the first input)
 are generated from ``_SAME``; the others are small adapters below, still calling the op.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import dtype as mstype
 from ._tensor_registry import defer_methods, lookup
+
+if TYPE_CHECKING:  # common.tensor builds Tensor from this mixin: a runtime import would be circular
+    from .tensor import Tensor
 
 # Tensor method name -> op name, where ``Tensor.m(self, *args)`` is ``ops.<op>(self, *args)``.
 _SAME = {n: n for n in """
@@ -44,139 +52,164 @@ class TensorMathMethods:
 
     __slots__ = ()
 
-    def pow(self, exponent):
+    if TYPE_CHECKING:  # what the methods use of the Tensor class they are mixed into
+        @property
+        def _value(self) -> Any: ...
+
+        @property
+        def dtype(self) -> mstype.Type: ...
+
+        @property
+        def shape(self) -> tuple[int, ...]: ...
+
+        @property
+        def ndim(self) -> int: ...
+
+        def _set_value(self, value: Any) -> None: ...
+
+        def is_floating_point(self) -> bool: ...
+
+    def pow(self, exponent: Tensor | float) -> Tensor:
         return lookup("pow")(self, exponent)
 
-    def add(self, other, *, alpha=1):
+    def add(self, other: Tensor | float, *, alpha: Tensor | float = 1) -> Tensor:
         return lookup("add")(self, other, alpha=alpha)
 
-    def sub(self, other, *, alpha=1):
+    def sub(self, other: Tensor | float, *, alpha: Tensor | float = 1) -> Tensor:
         return lookup("sub")(self, other, alpha=alpha)
 
-    def div(self, other, *, rounding_mode=None):
+    def div(self, other: Tensor | float, *, rounding_mode: str | None = None) -> Tensor:
         return lookup("div")(self, other, rounding_mode=rounding_mode)
 
     divide = div
 
-    def round(self, decimals=0):
+    def round(self, decimals: int = 0) -> Tensor:
         return lookup("round")(self, decimals=decimals)
 
-    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    def allclose(self, other: Tensor | float, rtol: float = 1e-05, atol: float = 1e-08,
+                 equal_nan: bool = False) -> bool:
         return bool(lookup("isclose")(self, other, rtol, atol, equal_nan).all())
 
-    def diag(self):
+    def diag(self) -> Tensor:
         return lookup("diag")(self)
 
-    def trace(self, offset=0, axis1=0, axis2=1, dtype=None):
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: mstype.Type | None = None) -> Tensor:
         """Sum of the ``offset`` diagonal over (axis1, axis2)."""
         out = lookup("diagonal")(self, offset, axis1, axis2).sum(-1)
         return out if dtype is None else out.astype(dtype)
 
-    def softmax(self, axis=-1):
+    def softmax(self, axis: int = -1) -> Tensor:
         return lookup("softmax")(self, axis)
 
-    def scatter(self, axis, index, src):
+    def scatter(self, axis: int, index: Tensor, src: Tensor) -> Tensor:
         return lookup("scatter")(self, axis, index, src)
 
-    def gather_elements(self, dim, index):
+    def gather_elements(self, dim: int, index: Tensor) -> Tensor:
         return lookup("gather_elements")(self, dim, index)
 
-    def roll(self, shifts, dims=None):
+    def roll(self, shifts: int | tuple[int, ...], dims: tuple[int, ...] | None = None) -> Tensor:
         return lookup("roll")(self, shifts, dims)
 
-    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    def unique(self, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
+               dim: int | None = None) -> Tensor | tuple[Tensor, ...]:
         """The sorted unique values (with ``return_inverse`` / ``return_counts``, a tuple), like ``torch.unique``."""
         return lookup("_unique_sorted")(self, return_inverse, return_counts, dim)
 
-    def expand(self, size):
+    def expand(self, size: int | tuple[int, ...]) -> Tensor:
         return lookup("expand")(self, size)
 
-    def hardshrink(self, lambd=0.5):
+    def hardshrink(self, lambd: float = 0.5) -> Tensor:
         return lookup("hardshrink")(self, lambd)
 
-    def erfinv(self):
+    def erfinv(self) -> Tensor:
         return lookup("erfinv")(self)
 
-    def logical_xor(self, other):
+    def logical_xor(self, other: Tensor | float) -> Tensor:
         return lookup("logical_xor")(self, other)
 
-    def bitwise_not(self):
+    def bitwise_not(self) -> Tensor:
         return lookup("invert")(self)
 
-    def new_zeros(self, size, *, dtype=None):
+    def new_zeros(self, size: int | tuple[int, ...], *, dtype: mstype.Type | None = None) -> Tensor:
         """Zeros of shape ``size`` with this Tensor's dtype (or ``dtype``)."""
         return lookup("zeros")(size, dtype or self.dtype)
 
-    def new_ones(self, size, *, dtype=None):
+    def new_ones(self, size: int | tuple[int, ...], *, dtype: mstype.Type | None = None) -> Tensor:
         return lookup("ones")(size, dtype or self.dtype)
 
-    def new_full(self, size, fill_value, *, dtype=None):
+    def new_full(self, size: int | tuple[int, ...], fill_value: Tensor | float, *,
+                 dtype: mstype.Type | None = None) -> Tensor:
         return lookup("full")(size, fill_value, dtype=dtype or self.dtype)
 
-    def new_empty(self, size, *, dtype=None, device=None):
+    def new_empty(self, size: int | tuple[int, ...], *, dtype: mstype.Type | None = None,
+                  device: str | None = None) -> Tensor:
         return lookup("zeros")(size, dtype or self.dtype)
 
-    def searchsorted(self, v, *, out_int32=True, right=False, side=None, sorter=None):
+    def searchsorted(self, v: Tensor | float, *, out_int32: bool = True, right: bool = False, side: str | None = None,
+                     sorter: Tensor | None = None) -> Tensor:
         """Insertion indices of ``v`` into this sorted Tensor (Int32 by default, as MindSpore's Tensor method)."""
         return lookup("searchsorted")(self, v, out_int32=out_int32, right=right, side=side, sorter=sorter)
 
-    def is_complex(self):
+    def is_complex(self) -> bool:
         return lookup("is_complex")(self)
 
-    def is_signed(self):
-        return self.dtype.to_numpy().kind in "fic" or str(self.dtype).startswith("BFloat")
+    def is_signed(self) -> bool:
+        # A Tensor's dtype is concrete: to_numpy() is None only for the abstract String/Number types.
+        return self.dtype.to_numpy().kind in "fic" or str(self.dtype).startswith("BFloat")  # type: ignore[union-attr]
 
     @property
-    def mH(self):
+    def mH(self) -> Tensor:
         """The conjugate transpose of the last two axes."""
         return lookup("adjoint")(self)
 
     @property
-    def H(self):
+    def H(self) -> Tensor:
         """The conjugate transpose of a 2-D Tensor."""
         if self.ndim != 2:
             raise ValueError(f"Tensor.H: the Tensor must be 2-D, but got shape {self.shape}.")
         return lookup("adjoint")(self)
 
-    def ndimension(self):
+    def ndimension(self) -> int:
         return self.ndim
 
-    def bfloat16(self):
+    def bfloat16(self) -> Tensor:
         return lookup("cast")(self, "bfloat16")
 
-    def byte(self):
+    def byte(self) -> Tensor:
         """Cast to UInt8; floats go through Int32 first, so negatives wrap (-2.9 -> 254) as in MindSpore."""
         src = lookup("cast")(self, "int32") if self.is_floating_point() else self
         return lookup("cast")(src, "uint8")
 
-    def short(self):
+    def short(self) -> Tensor:
         return lookup("cast")(self, "int16")
 
-    def index_add(self, dim, index, source, *, alpha=1):
+    def index_add(self, dim: int, index: Tensor, source: Tensor, *,
+                  alpha: Tensor | float = 1) -> Tensor:
         """A copy with ``alpha * source`` added into the slices ``index`` along ``dim``."""
         return lookup("_index_add_copy")(self, index, source if alpha == 1 else source * alpha, dim)
 
-    def index_add_(self, dim, index, source, *, alpha=1):
+    def index_add_(self, dim: int, index: Tensor, source: Tensor, *,
+                   alpha: Tensor | float = 1) -> Tensor:
         """In-place ``index_add``; returns self."""
         self._set_value(self.index_add(dim, index, source, alpha=alpha)._value.astype(self._value.dtype))
-        return self
+        return self  # type: ignore[return-value]  # self is a Tensor (this class is its mixin)
 
     # ---- in-place ----
-    def zero_(self):
+    def zero_(self) -> Tensor:
         """Set every element to 0; returns self."""
         return self.fill_(0)
 
-    def fill_(self, value):
+    def fill_(self, value: Tensor | float) -> Tensor:
         """Set every element to ``value``; returns self."""
         out = lookup("full_like")(self, value)
         self._set_value(out._value.astype(self._value.dtype))
-        return self
+        return self  # type: ignore[return-value]  # self is a Tensor (this class is its mixin)
 
-    def copy_(self, src, non_blocking=False):
+    def copy_(self, src: Tensor | float, non_blocking: bool = False) -> Tensor:
         """Copy ``src`` (broadcast, cast to this dtype) into self; returns self."""
         out = lookup("broadcast_to")(lookup("cast")(src, self.dtype), self.shape)
         self._set_value(out._value)
-        return self
+        return self  # type: ignore[return-value]  # self is a Tensor (this class is its mixin)
 
 
 defer_methods(TensorMathMethods, _SAME)

@@ -47,7 +47,7 @@ def method(op_name: str, doc: str | None = None) -> Callable[..., Any]:
         return lookup(op_name)(self, *args, **kwargs)
     fn.__name__ = op_name
     fn.__doc__ = doc or f"``Tensor.{op_name}(...)`` is ``ops.{op_name}(self, ...)``."
-    fn._op_name = op_name
+    fn._op_name = op_name  # type: ignore[attr-defined]  # marks the op a method delegates to
     return fn
 
 
@@ -63,7 +63,7 @@ def inplace_method(op_name: str) -> Callable[..., Any]:
         return self
     fn.__name__ = op_name + "_"
     fn.__doc__ = f"In-place ``Tensor.{op_name}``: ``self`` becomes ``ops.{op_name}(self, ...)``; returns ``self``."
-    fn._op_name = op_name
+    fn._op_name = op_name  # type: ignore[attr-defined]  # marks the op a method delegates to
     return fn
 
 

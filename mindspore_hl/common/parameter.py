@@ -54,8 +54,14 @@ class Parameter(Tensor):
             self._data = value
 
     @property
-    def data(self) -> Parameter:
+    def data(self) -> Tensor:
+        """The Parameter itself (settable like Tensor.data, so typed as the Tensor property it overrides)."""
         return self
+
+    @data.setter
+    def data(self, new: Any) -> None:
+        """``p.data = value`` is ``p.set_data(value)`` (cast to the Parameter's dtype), as in MindSpore."""
+        self.set_data(new)
 
     def value(self) -> Tensor:
         """The current value as a plain Tensor."""

@@ -3,6 +3,7 @@
 The values live in ``mindspore_hl._engine._state.rng`` (reset by ``_state.reset()``).
 """
 import secrets
+from typing import Any
 
 import jax
 import numpy as np
@@ -27,7 +28,8 @@ def _raw_key(seed: int) -> jax.Array:
     Its key is the seed's two 32-bit words; building it here spares every fresh process two small compilations
     (JAX's seeding function and the staging of the seed).
     """
-    if jax.config.jax_default_prng_impl != "threefry2x32" or not 0 <= seed < 2 ** 63:
+    # jax.config defines its flags as attributes at runtime, so the type checker cannot see them.
+    if jax.config.jax_default_prng_impl != "threefry2x32" or not 0 <= seed < 2 ** 63:  # type: ignore[attr-defined]
         return jax.random.key_data(jax.random.key(seed))
     return jax.device_put(np.array([(seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF], np.uint32))
 
@@ -49,6 +51,22 @@ def global_key() -> jax.Array:
     if _rng.key is None:
         _rng.key = _raw_key(secrets.randbits(31))
     return _rng.key
+
+
+def seed_from_generator(generator: Any, caller: str) -> int | None:
+    """A seed drawn from a ``mindspore.Generator`` (advancing it), so that its state decides the samples of a
+    random op that takes ``seed=``; None (the global random stream) when ``generator`` is None.
+
+    ``caller`` names the function for the error message (``'mint.rand'``). The seed is never 0, which some
+    random ops read as "no seed".
+    """
+    if generator is None:
+        return None
+    if not callable(getattr(generator, "next_key", None)):
+        raise TypeError(f"For '{caller}', 'generator' must be a mindspore.Generator, but got "
+                        f"{type(generator).__name__}.")
+    hi, lo = (int(w) for w in np.asarray(generator.next_key()))
+    return ((hi << 32) | lo) % 2 ** 63 or 1
 
 
 def set_global_key(key: jax.Array) -> None:

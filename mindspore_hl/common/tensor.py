@@ -14,6 +14,7 @@ from . import dtype as mstype
 from ._format import describe, guard_f64, is_f64, tensor_repr  # noqa: F401  (re-exported)
 from ._tensor_math import TensorMathMethods
 from ._tensor_methods import TensorMethods
+from ._tensor_methods_ext import TensorExtMethods
 from ._tensor_registry import lookup
 
 __all__ = ["Tensor", "to_array", "to_device", "copy_array", "wrap", "is_tensor"]
@@ -171,7 +172,7 @@ def _truediv(a, b):
     return jnp.true_divide(a, b)
 
 
-class Tensor(TensorMethods, TensorMathMethods):
+class Tensor(TensorMethods, TensorMathMethods, TensorExtMethods):
     """MindSpore's Tensor.
 
     Args:
@@ -193,6 +194,8 @@ class Tensor(TensorMethods, TensorMathMethods):
                  shape: int | tuple[int, ...] | list[int] | None = None, init: Any = None, const_arg: bool = False,
                  device: str | None = None, internal: bool = False) -> None:
         self._init: tuple[Any, tuple[int, ...], mstype.Type] | None = None
+        if const_arg:
+            self._const_arg = True  # read by the ``const_arg`` property (False when unset)
         if init is not None:
             if shape is None or dtype is None:
                 raise ValueError("Tensor: lazy initialisation with 'init' needs both 'shape' and 'dtype'.")

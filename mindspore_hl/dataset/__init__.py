@@ -116,7 +116,7 @@ __all__ = [
 ]
 
 
-def zip(datasets):  # noqa: A001 - MindSpore's name
+def zip(datasets: tuple[Dataset, ...] | list[Dataset]) -> ZipDataset:  # noqa: A001 - MindSpore's name
     """Join the columns of several datasets row by row (``ds.zip((a, b))``). Returns: ZipDataset."""
     if not isinstance(datasets, (list, tuple)) or len(datasets) < 1:
         raise TypeError(f"zip: datasets must be a tuple of datasets, but got {datasets!r}")

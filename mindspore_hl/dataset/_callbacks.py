@@ -1,5 +1,12 @@
 """``DSCallback``: hooks a ``map`` operation calls as rows pass through it (``Dataset.map(..., callbacks=...)``)."""
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
 __all__ = ["DSCallback", "RunContext", "run_callbacks"]
 
 
@@ -7,7 +14,7 @@ class RunContext:
     """What a callback learns: ``cur_epoch_num`` (1-based), ``cur_step_num_in_epoch`` and ``cur_step_num``
     (1-based, rows through the map operation)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.cur_epoch_num = 0
         self.cur_step_num_in_epoch = 0
         self.cur_step_num = 0
@@ -35,23 +42,24 @@ class DSCallback:
             raise ValueError(f"DSCallback: step_size must be a positive int, but got {step_size!r}")
         self.step_size = step_size
 
-    def ds_begin(self, ds_run_context):
+    def ds_begin(self, ds_run_context: RunContext) -> None:
         """Called once, before the first row."""
 
-    def ds_epoch_begin(self, ds_run_context):
+    def ds_epoch_begin(self, ds_run_context: RunContext) -> None:
         """Called at the start of each epoch."""
 
-    def ds_epoch_end(self, ds_run_context):
+    def ds_epoch_end(self, ds_run_context: RunContext) -> None:
         """Called at the end of each epoch."""
 
-    def ds_step_begin(self, ds_run_context):
+    def ds_step_begin(self, ds_run_context: RunContext) -> None:
         """Called before every ``step_size``-th row of an epoch (counting from its first)."""
 
-    def ds_step_end(self, ds_run_context):
+    def ds_step_end(self, ds_run_context: RunContext) -> None:
         """Called after every ``step_size``-th row of an epoch (counting from its first)."""
 
 
-def run_callbacks(callbacks, blocks, epoch_index, state, nrows):
+def run_callbacks(callbacks: Sequence[DSCallback], blocks: Iterable[list[np.ndarray]], epoch_index: int,
+                  state: dict[str, Any], nrows: Callable[[list[np.ndarray]], int]) -> Iterator[list[np.ndarray]]:
     """Yield ``blocks`` (one epoch of a map), calling the hooks of ``callbacks`` around them in order.
 
     ``state`` keeps the RunContext and whether ds_begin ran, across epochs of one iterator."""

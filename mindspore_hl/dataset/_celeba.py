@@ -1,9 +1,14 @@
 """``CelebADataset``: face images with 40 binary attributes (``list_attr_celeba.txt``)."""
+from __future__ import annotations
+
 import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from ._block import column_from_rows, file_bytes, object_column
+from ._samplers import Sampler
 from ._sources import DatasetFormatError, MappableSource, check_dir
 from .vision._ops import decode_bytes
 
@@ -22,9 +27,10 @@ class CelebADataset(MappableSource):
 
     _parallel_read = True
 
-    def __init__(self, dataset_dir, num_parallel_workers=None, shuffle=None, usage="all", sampler=None,
-                 decode=False, extensions=None, num_samples=None, num_shards=None, shard_id=None, cache=None,
-                 decrypt=None):
+    def __init__(self, dataset_dir: str, num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 usage: str = "all", sampler: Sampler | Iterable[int] | None = None, decode: bool = False,
+                 extensions: Sequence[str] | None = None, num_samples: int | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None, decrypt: Callable[[str], bytes] | None = None):
         if usage not in ("train", "valid", "test", "all"):
             raise ValueError(f"CelebADataset: usage must be 'train', 'valid', 'test' or 'all', but got {usage!r}")
         self.dataset_dir = check_dir(dataset_dir)

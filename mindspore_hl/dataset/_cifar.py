@@ -1,5 +1,8 @@
 """CIFAR-10 / CIFAR-100 binary version (``cifar-10-batches-bin`` / ``cifar-100-binary``) readers."""
+from __future__ import annotations
+
 import os
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -10,7 +13,8 @@ __all__ = ["parse_cifar", "Cifar10Dataset", "Cifar100Dataset"]
 _PIXELS = 3 * 32 * 32
 
 
-def parse_cifar(data, name, n_labels, label_limits):
+def parse_cifar(data: bytes, name: str, n_labels: int, label_limits: Sequence[int]
+                ) -> tuple[np.ndarray, list[np.ndarray]]:
     """Records of ``n_labels`` label bytes + 3072 pixel bytes (R, G, B planes of 32x32) -> (images HWC uint8,
     [labels uint32, ...]). Raises DatasetFormatError naming ``name`` for a partial record or a bad label."""
     rec = n_labels + _PIXELS
@@ -41,10 +45,11 @@ def _read_file(path):
 
 
 class _CifarBase(MappableSource):
-    _name = None
-    _patterns = None        # usage -> substring of the file names to read
+    _name: str
+    _patterns: dict[str, Callable[[str], bool]]   # usage -> test of a file name to read
     _n_labels = 1
-    _limits = (10,)
+    _limits: tuple[int, ...] = (10,)
+    _describe: Callable[[], str]
     _label_cols = ["label"]
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
@@ -93,7 +98,7 @@ class Cifar10Dataset(_CifarBase):
         return {"train": "data_batch_*.bin", "test": "test_batch.bin",
                 "all": "data_batch_*.bin or test_batch.bin"}[self.usage] + " files"
 
-    def num_classes(self):
+    def num_classes(self) -> int:
         return 10
 
 
@@ -111,5 +116,5 @@ class Cifar100Dataset(_CifarBase):
     def _describe(self):
         return {"train": "train.bin", "test": "test.bin", "all": "train.bin or test.bin"}[self.usage] + " file"
 
-    def num_classes(self):
+    def num_classes(self) -> int:
         return 100

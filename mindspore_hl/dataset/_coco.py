@@ -1,10 +1,15 @@
 """``CocoDataset`` (detection task): images listed in a COCO annotation file, with their boxes."""
+from __future__ import annotations
+
 import json
 import os
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
 from ._block import column_from_rows, file_bytes, object_column
+from ._samplers import Sampler
 from ._sources import DatasetFormatError, MappableSource, check_dir
 from .vision._ops import decode_bytes
 
@@ -23,9 +28,11 @@ class CocoDataset(MappableSource):
 
     _parallel_read = True
 
-    def __init__(self, dataset_dir, annotation_file, task="Detection", num_samples=None, num_parallel_workers=None,
-                 shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None, cache=None,
-                 extra_metadata=False, decrypt=None):
+    def __init__(self, dataset_dir: str, annotation_file: str, task: str = "Detection",
+                 num_samples: int | None = None, num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 decode: bool = False, sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None, extra_metadata: bool = False,
+                 decrypt: Callable[[str], bytes] | None = None):
         if task != "Detection":
             raise ValueError(f"CocoDataset: task {task!r} is not supported by mindspore_hl; use 'Detection'")
         self.dataset_dir = check_dir(dataset_dir)
@@ -40,7 +47,7 @@ class CocoDataset(MappableSource):
         except (ValueError, KeyError, TypeError) as e:
             raise DatasetFormatError(f"CocoDataset: {annotation_file} is not a COCO instances file "
                                      f"({type(e).__name__}: {e})") from e
-        by_image = {}
+        by_image: dict[Any, list[Any]] = {}
         for a in anns:
             try:
                 by_image.setdefault(a["image_id"], []).append(
@@ -83,9 +90,9 @@ class CocoDataset(MappableSource):
             cols.append(np.array([r[0] for r in rows]))
         return cols
 
-    def get_class_indexing(self):
+    def get_class_indexing(self) -> dict[str, list[int]]:
         """Category name -> [category id]."""
         return {k: list(v) for k, v in self._class_indexing.items()}
 
-    def num_classes(self):
+    def num_classes(self) -> int:
         return len(self._class_indexing)

@@ -2,14 +2,19 @@
 
 Column names, dtypes and row order follow real MindSpore 2.10 reading the same files (recorded by
 tools/oracle/record_dataset_readers.py). Waveforms are float32 (channels, frames), 16-bit samples divided by 32767."""
+from __future__ import annotations
+
 import csv
 import io
 import os
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from . import config
 from ._readers_base import RowSource, check_choice, list_dir, read_text, read_wav
+from ._samplers import Sampler
 from ._sources import DatasetFormatError, check_dir
 from ._text_sources import _LineSource, interleave
 
@@ -20,8 +25,9 @@ class YesNoDataset(RowSource):
     """YesNo: 8 kHz WAV files named by their eight 0 / 1 words (``0_1_0_0_1_0_1_1.wav``), in name order.
     Columns: waveform float32 (1, frames), sample_rate int32, label int32 (8,)."""
 
-    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
-                 num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, sampler: Sampler | Iterable[int] | None = None,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None):
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         self._items = []
@@ -46,8 +52,10 @@ class SpeechCommandsDataset(RowSource):
     name the 'valid' and 'test' files, 'train' is the rest (``_background_noise_`` is left out).
     Columns: waveform float32 (1, frames), sample_rate int32, label str, speaker_id str, utterance_number int32."""
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         usage = check_choice("SpeechCommandsDataset", "usage", "all" if usage is None else usage,
                              ("train", "valid", "test", "all"))
         self.dataset_dir = check_dir(dataset_dir)
@@ -88,8 +96,9 @@ class LJSpeechDataset(RowSource):
     """LJSpeech: ``metadata.csv`` (``id|transcription|normalized transcription``) and ``wavs/<id>.wav``.
     Columns: waveform float32 (1, frames), sample_rate int32, transcription str, normalized_transcription str."""
 
-    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
-                 num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, sampler: Sampler | Iterable[int] | None = None,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None):
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         meta = os.path.join(self.dataset_dir, "metadata.csv")
@@ -115,8 +124,10 @@ class IMDBDataset(RowSource):
     """IMDb reviews: ``<train|test>/<pos|neg>/<id>_<rating>.txt``. Rows: train before test, pos before neg,
     files in name order. Columns: text str, label int32 (1 pos, 0 neg)."""
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         usage = check_choice("IMDBDataset", "usage", "all" if usage is None else usage, ("train", "test", "all"))
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
@@ -141,8 +152,9 @@ class Multi30kDataset(_LineSource):
 
     _SPLITS = {"train": ("training", "train"), "valid": ("validation", "val"), "test": ("mmt16_task1_test", "test")}
 
-    def __init__(self, dataset_dir, usage=None, language_pair=None, num_samples=None, num_parallel_workers=None,
-                 shuffle=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, language_pair: Sequence[str] | None = None,
+                 num_samples: int | None = None, num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None):
         usage = check_choice("Multi30kDataset", "usage", "all" if usage is None else usage,
                              ("train", "valid", "test", "all"))
         pair = ["en", "de"] if language_pair is None else list(language_pair)

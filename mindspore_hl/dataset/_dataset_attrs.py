@@ -1,8 +1,17 @@
 """The attributes and bookkeeping methods every MindSpore ``Dataset`` object carries: cached sizes and shapes,
 ``input_indexs``, the resume step (``set_init_step``), source details and ``to_json`` (the pipeline as MindSpore
 serialises it)."""
+from __future__ import annotations
+
 import json
 import os
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from ._dataset import Dataset
 
 __all__ = ["DatasetAttrs", "CONNECTOR_QUEUE_SIZE", "JSON_FIELDS"]
 
@@ -10,28 +19,30 @@ __all__ = ["DatasetAttrs", "CONNECTOR_QUEUE_SIZE", "JSON_FIELDS"]
 CONNECTOR_QUEUE_SIZE = 16
 
 # node class -> function(node) -> the node's own fields of ``to_json`` (filled by ``_serialize``).
-JSON_FIELDS = {}
+JSON_FIELDS: dict[type, Callable[[Any], dict[str, Any]]] = {}
 
 
 class DatasetAttrs:
     """Mixin of ``Dataset``. Class-level values are the defaults of nodes that do not set them (as in MindSpore,
     where ``cache`` is None without a cache and ``schema`` None without a schema file)."""
 
-    children = ()
-    num_parallel_workers = None
-    column_names = None
-    cache = None
-    schema = None
-    source = None
-    sampler = None
-    num_samples = None
-    num_shards = None
-    shard_id = None
+    children: Sequence[Dataset] = ()
+    num_parallel_workers: int | None = None
+    column_names: list[str] = None  # type: ignore[assignment]  # every node sets its columns in __init__
+    cache: Any = None
+    schema: Any = None
+    source: Any = None
+    sampler: Any = None
+    num_samples: Any = None
+    num_shards: Any = None
+    shard_id: Any = None
     python_multiprocessing = False
-    max_rowsize = None
-    _input_indexs = ()
-    _global_step = None
+    max_rowsize: int | Sequence[int] | None = None
+    _input_indexs: Sequence[int] = ()
+    _global_step: int | None = None
     _estimated = False
+    _size_cache: int | None = None
+    _shape_cache: list[np.ndarray] | None = None
 
     @property
     def column_types(self) -> list:
@@ -51,32 +62,32 @@ class DatasetAttrs:
 
     # --------------------------------------------------------------- caches filled by the getters
     @property
-    def dataset_size(self):
+    def dataset_size(self) -> int | None:
         """The size ``get_dataset_size()`` found (None before it is asked)."""
         return self._size_cache
 
     @dataset_size.setter
-    def dataset_size(self, value):
+    def dataset_size(self, value: int | None) -> None:
         self._size_cache = value
 
     @property
-    def saved_output_types(self):
+    def saved_output_types(self) -> list[np.dtype] | None:
         """The types ``output_types()`` found (None before it is asked)."""
         return None if self._shape_cache is None else [v.dtype for v in self._shape_cache]
 
     @property
-    def saved_output_shapes(self):
+    def saved_output_shapes(self) -> list[list[int]] | None:
         """The shapes ``output_shapes()`` found (None before it is asked)."""
         return None if self._shape_cache is None else [list(v.shape) for v in self._shape_cache]
 
     @property
-    def estimated_output_shapes(self):
+    def estimated_output_shapes(self) -> list[list[int]] | None:
         """The shapes ``output_shapes(estimate=True)`` found (None before it is asked)."""
         return self.saved_output_shapes if getattr(self, "_estimated", False) else None
 
     # --------------------------------------------------------------- sink-mode column order
     @property
-    def input_indexs(self):
+    def input_indexs(self) -> Sequence[int]:
         """The column order a network takes in sink mode: this node's value, else the first non-empty one of its
         children, else ``()``.
 
@@ -94,7 +105,7 @@ class DatasetAttrs:
         return self._input_indexs
 
     @input_indexs.setter
-    def input_indexs(self, value):
+    def input_indexs(self, value: Sequence[int]) -> None:
         self._input_indexs = value
 
     # --------------------------------------------------------------- resuming
@@ -118,7 +129,7 @@ class DatasetAttrs:
         the sources' first row (as MindSpore's ``reset``, a no-op, leaves it), so there is nothing to undo."""
 
     # --------------------------------------------------------------- sync_wait barriers
-    def get_sync_notifiers(self) -> dict:
+    def get_sync_notifiers(self) -> dict[str, Callable[[int | None, Any], None]]:
         """condition name -> release function of the ``sync_wait`` barriers below (through first inputs)."""
         return self.children[0].get_sync_notifiers() if self.children else {}
 
@@ -131,7 +142,7 @@ class DatasetAttrs:
         if self.children:
             self.children[0].disable_sync()
 
-    def sync_update(self, condition_name: str, num_batch=None, data=None) -> None:
+    def sync_update(self, condition_name: str, num_batch: int | None = None, data: Any = None) -> None:
         """Release ``num_batch`` batches (default: the barrier's ``num_batch``) at the barrier ``condition_name``
         and call its callback with ``data``."""
         if (num_batch is not None and (isinstance(num_batch, bool) or not isinstance(num_batch, int))) or \
@@ -148,7 +159,7 @@ class DatasetAttrs:
         notifiers[condition_name](num_batch, data)
 
     # --------------------------------------------------------------- serialisation
-    def _json_fields(self):
+    def _json_fields(self) -> dict[str, Any]:
         for cls in type(self).__mro__:
             if cls in JSON_FIELDS:
                 return JSON_FIELDS[cls](self)
@@ -156,12 +167,12 @@ class DatasetAttrs:
                         f"written for GeneratorDataset/NumpySlicesDataset sources and map, batch, shuffle, repeat, "
                         f"take, skip, project, rename and zip)")
 
-    def _json_tree(self):
+    def _json_tree(self) -> dict[str, Any]:
         node = self._json_fields()
         node["children"] = [child._json_tree() for child in self.children]
         return dict(sorted(node.items()))
 
-    def to_json(self, filename: str = "") -> dict:
+    def to_json(self, filename: str = "") -> dict[str, Any]:
         """The pipeline as MindSpore's JSON dict (``op_type``, the operation's arguments and ``children``);
         also written to ``filename`` when given.
 

@@ -1,5 +1,7 @@
 """``download=True`` for the MNIST family: fetch the original gz files from the canonical mirrors, keep a file
 only when both its MD5 (the published checksum) and its SHA-256 match."""
+from __future__ import annotations
+
 import hashlib
 import os
 import tempfile
@@ -79,7 +81,7 @@ def _download_one(kind, dataset_dir, name, timeout):
     raise DatasetFormatError(f"download of {name} failed from every mirror:\n  " + "\n  ".join(errors))
 
 
-def download_idx(kind, dataset_dir, usage, timeout=60):
+def download_idx(kind: str, dataset_dir: str, usage: str, timeout: float = 60) -> None:
     """Make sure ``dataset_dir`` holds the files ``usage`` needs, downloading the missing ones."""
     from ._idx import find_idx
     os.makedirs(dataset_dir, exist_ok=True)

@@ -1,5 +1,9 @@
 """More pipeline operations: filter, padded batching, bucketing by length, flat_map, and ``save`` to MindRecord."""
+from __future__ import annotations
+
 import numbers
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -12,7 +16,7 @@ from .transforms._ops import op_name
 __all__ = ["FilterDataset", "BucketBatchByLengthDataset", "pad_batch", "check_pad_info", "flat_map", "save"]
 
 
-def check_pad_info(op, pad_info, names):
+def check_pad_info(op: str, pad_info: dict[str, Any] | None, names: Sequence[str]) -> dict[str, Any] | None:
     """``{column: (shape or None, value)}``; the columns must exist."""
     if pad_info is None:
         return None
@@ -26,7 +30,8 @@ def check_pad_info(op, pad_info, names):
     return dict(pad_info)
 
 
-def pad_batch(values, name, spec, boundary=None):
+def pad_batch(values: Sequence[np.ndarray], name: str, spec: tuple[Sequence[int | None] | None, Any] | None,
+              boundary: int | None = None) -> np.ndarray:
     """Stack rows of one column, padding each to ``spec[0]`` (None entries: the batch's longest) with ``spec[1]``.
 
     ``boundary``: with ``pad_to_bucket_boundary``, None entries pad to ``boundary - 1`` instead."""
@@ -57,7 +62,8 @@ def pad_batch(values, name, spec, boundary=None):
 class FilterDataset(Dataset):
     """The rows for which ``predicate(*input_columns)`` is true (see ``Dataset.filter``)."""
 
-    def __init__(self, child, predicate, input_columns=None, num_parallel_workers=None):
+    def __init__(self, child: Dataset, predicate: Callable[..., Any], input_columns: str | Sequence[str] | None = None,
+                 num_parallel_workers: int | None = None):
         super().__init__([child], check_workers("filter", num_parallel_workers))
         if not callable(predicate):
             raise TypeError(f"filter: predicate must be callable, but got {predicate!r}")
@@ -100,20 +106,22 @@ class BucketBatchByLengthDataset(Dataset):
     """Rows grouped by length into buckets, each bucket padded and batched when full
     (see ``Dataset.bucket_batch_by_length``)."""
 
-    def __init__(self, child, column_names, bucket_boundaries, bucket_batch_sizes, element_length_function=None,
-                 pad_info=None, pad_to_bucket_boundary=False, drop_remainder=False):
+    def __init__(self, child: Dataset, column_names: str | Sequence[str], bucket_boundaries: Sequence[int],
+                 bucket_batch_sizes: Sequence[int], element_length_function: Callable[..., int] | None = None,
+                 pad_info: dict[str, Any] | None = None, pad_to_bucket_boundary: bool = False,
+                 drop_remainder: bool = False):
         super().__init__([child])
         names = child.get_col_names()
         cols = column_list("bucket_batch_by_length", column_names, "column_names")
         missing = [c for c in cols if c not in names]
         if missing:
             raise ValueError(f"bucket_batch_by_length: column(s) {missing} do not exist; the dataset has {names}")
-        b = list(bucket_boundaries) if isinstance(bucket_boundaries, (list, tuple)) else None
+        b: list[int] | None = list(bucket_boundaries) if isinstance(bucket_boundaries, (list, tuple)) else None
         if not b or not all(isinstance(x, numbers.Integral) and x > 0 for x in b) or \
                 any(x >= y for x, y in zip(b, b[1:])):
             raise ValueError(f"bucket_batch_by_length: bucket_boundaries must be a non-empty, strictly increasing "
                              f"list of positive ints, but got {bucket_boundaries!r}")
-        s = list(bucket_batch_sizes) if isinstance(bucket_batch_sizes, (list, tuple)) else None
+        s: list[int] | None = list(bucket_batch_sizes) if isinstance(bucket_batch_sizes, (list, tuple)) else None
         if not s or len(s) != len(b) + 1 or not all(isinstance(x, numbers.Integral) and x > 0 for x in s):
             raise ValueError(f"bucket_batch_by_length: bucket_batch_sizes must be {len(b) + 1} positive ints "
                              f"(one more than bucket_boundaries), but got {bucket_batch_sizes!r}")
@@ -158,7 +166,7 @@ class BucketBatchByLengthDataset(Dataset):
         return [object_column([v]) for v in out]
 
     def _blocks(self, ctx, epoch, block_rows):
-        buckets = [[] for _ in self.sizes]
+        buckets: list[list[list[np.ndarray]]] = [[] for _ in self.sizes]
         for block in self.children[0]._blocks(ctx, epoch, block_rows):
             cols = [rows(c) for c in block]
             for r in range(nrows(block)):
@@ -174,15 +182,15 @@ class BucketBatchByLengthDataset(Dataset):
                 if rest:
                     yield self._batch(rest, k)
 
-    def get_batch_size(self):
-        return -1
+    def get_batch_size(self) -> int:
+        return -1 if self._batch_size is None else self._batch_size
 
 
-def flat_map(dataset, func):
+def flat_map(dataset: Dataset, func: Callable[..., Dataset]) -> Dataset:
     """``func(*row)`` returns a Dataset for each row; their rows, concatenated (built eagerly, as MindSpore)."""
     if not callable(func):
         raise TypeError(f"flat_map: func must be a function, but got {func!r}")
-    out = None
+    out: Dataset | None = None
     for row in dataset.create_tuple_iterator(num_epochs=1, output_numpy=True):
         part = func(*row)
         if not isinstance(part, Dataset):
@@ -198,7 +206,7 @@ _MR_TYPES = {"int32": "int32", "int64": "int64", "float32": "float32", "float64"
              "bool": "int32", "float16": "float32", "uint64": "int64"}
 
 
-def save(dataset, file_name, num_files=1, file_type="mindrecord"):
+def save(dataset: Dataset, file_name: str, num_files: int = 1, file_type: str = "mindrecord") -> None:
     """Write every row of one epoch to MindRecord file(s) (MindSpore's column-type mapping: narrow ints widen to
     int32/int64, float16 to float32, strings stay strings, 1-D uint8 ``bytes`` columns stay bytes)."""
     if file_type != "mindrecord":
@@ -206,7 +214,9 @@ def save(dataset, file_name, num_files=1, file_type="mindrecord"):
     if isinstance(num_files, bool) or not isinstance(num_files, int) or not 1 <= num_files <= 1000:
         raise ValueError(f"save: num_files must be an int in [1, 1000], but got {num_files!r}")
     names = dataset.get_col_names()
-    writer, schema, batch = None, None, []
+    writer: FileWriter | None = None
+    schema: dict[str, dict[str, Any]] | None = None
+    batch: list[dict[str, Any]] = []
     for row in dataset.create_tuple_iterator(num_epochs=1, output_numpy=True):
         if schema is None:
             schema = {}
@@ -223,7 +233,7 @@ def save(dataset, file_name, num_files=1, file_type="mindrecord"):
                     schema[name] = {"type": _MR_TYPES[str(v.dtype)], "shape": [-1] + list(v.shape[1:])}
             writer = FileWriter(file_name, num_files, overwrite=False)
             writer.add_schema(schema, "saved from a dataset pipeline")
-        entry = {}
+        entry: dict[str, Any] = {}
         for name, v in zip(names, row):
             t = schema[name]
             if t["type"] == "bytes":
@@ -236,7 +246,7 @@ def save(dataset, file_name, num_files=1, file_type="mindrecord"):
                 entry[name] = v.item()
         batch.append(entry)
         if len(batch) == 1000:
-            writer.write_raw_data(batch)
+            writer.write_raw_data(batch)  # type: ignore[union-attr]  # made with the schema on row one
             batch = []
     if writer is None:
         raise RuntimeError("save: the dataset is empty; nothing to write")

@@ -1,9 +1,19 @@
 """``GeneratorDataset`` (rows from Python code) and ``NumpySlicesDataset`` (rows sliced from arrays)."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
+from ._batch_sampler import batch_blocks, batch_count, check_batch_sampler, wrap_collate_fn
 from ._block import as_array, column_from_rows
+from ._samplers import Sampler
 from ._sources import MappableSource
 from .transforms._base import to_numpy_dtype
+
+if TYPE_CHECKING:
+    from ._tfrecord import Schema
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset"]
 
@@ -20,18 +30,34 @@ class GeneratorDataset(MappableSource):
     Args: source, column_names (str | list), column_types (list of dtypes to cast to), schema (unused),
         num_samples, num_parallel_workers (threads fetching rows of a random-access source), shuffle (default
         True for random-access sources), sampler, num_shards, shard_id (random-access only),
-        python_multiprocessing / max_rowsize / batch_sampler / collate_fn (accepted; workers are threads)."""
+        python_multiprocessing / max_rowsize (accepted; workers are threads), batch_sampler (iterable of lists of
+        row ids: one batch row per list), collate_fn (``f(*column_lists) -> tuple``, merges a batch_sampler's
+        rows)."""
 
     _parallel_read = True
+    has_batch_sampler = False   # MindSpore's attributes: whether batch_sampler was given, and its collate_fn
+    collate_fn: Callable[..., Any] | None = None
 
-    def __init__(self, source, column_names=None, column_types=None, schema=None, num_samples=None,
-                 num_parallel_workers=1, shuffle=None, sampler=None, num_shards=None, shard_id=None,
-                 python_multiprocessing=True, max_rowsize=None, batch_sampler=None, collate_fn=None):
+    def __init__(self, source: Any, column_names: str | Sequence[str] | None = None,
+                 column_types: Sequence[Any] | None = None, schema: Schema | str | None = None,
+                 num_samples: int | None = None, num_parallel_workers: int | None = 1, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, python_multiprocessing: bool = True,
+                 max_rowsize: int | Sequence[int] | None = None, batch_sampler: Any = None,
+                 collate_fn: Callable[..., Any] | None = None):
         self.source = source
         # kept as MindSpore reports them; rows are produced by threads here, so they change nothing
-        self.python_multiprocessing, self.max_rowsize = python_multiprocessing, -1 if max_rowsize is None else \
-            max_rowsize
+        self.python_multiprocessing = python_multiprocessing
+        self.max_rowsize = -1 if max_rowsize is None else max_rowsize
         self._random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
+        check_batch_sampler(batch_sampler, collate_fn, self._random_access,
+                            {"num_samples": num_samples, "shuffle": shuffle, "num_shards": num_shards,
+                             "shard_id": shard_id, "sampler": sampler})
+        self.has_batch_sampler = batch_sampler is not None
+        self._batch_sampler, self.collate_fn = batch_sampler, wrap_collate_fn(collate_fn)
+        self._collate = self.collate_fn
+        if self.has_batch_sampler:
+            shuffle = False   # the batch sampler orders the rows
         if not self._random_access:
             if not (callable(source) or hasattr(source, "__iter__")):
                 raise TypeError(f"GeneratorDataset: source must be random-accessible (__getitem__ and __len__), "
@@ -103,7 +129,14 @@ class GeneratorDataset(MappableSource):
         return self._to_block(rows)
 
     # ------------------------------------------------------------------ iterable
+    def get_batch_size(self) -> int:
+        if self.has_batch_sampler and self._batch_size is None:
+            return -1   # MindSpore's batch(batch_size=-1) after a batch sampler: sizes vary
+        return super().get_batch_size()
+
     def _num_rows(self):
+        if self.has_batch_sampler:
+            return batch_count(self._batch_sampler)
         if self._random_access:
             return super()._num_rows()
         if hasattr(self.source, "__len__"):
@@ -111,6 +144,9 @@ class GeneratorDataset(MappableSource):
         return None
 
     def _blocks(self, ctx, epoch, block_rows):
+        if self.has_batch_sampler:
+            yield from batch_blocks(self)
+            return
         if self._random_access:
             yield from super()._blocks(ctx, epoch, block_rows)
             return
@@ -144,8 +180,13 @@ class NumpySlicesDataset(MappableSource):
         column_names (list; default ``column_0``, ``column_1``, ... or the dict keys), num_samples,
         num_parallel_workers, shuffle (default True), sampler, num_shards, shard_id."""
 
-    def __init__(self, data, column_names=None, num_samples=None, num_parallel_workers=1, shuffle=None,
-                 sampler=None, num_shards=None, shard_id=None):
+    has_batch_sampler = False   # MindSpore's NumpySlicesDataset is a GeneratorDataset without batch_sampler
+    collate_fn = None
+
+    def __init__(self, data: Any, column_names: str | Sequence[str] | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = 1, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None):
         self.python_multiprocessing, self.max_rowsize = True, -1   # MindSpore's GeneratorDataset defaults
         if isinstance(data, dict):
             names, values = [str(k) for k in data], list(data.values())

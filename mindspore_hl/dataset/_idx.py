@@ -1,21 +1,27 @@
 """IDX files (MNIST, Fashion-MNIST), raw or gzipped, and the datasets that read them."""
+from __future__ import annotations
+
 import os
 import struct
 import threading
 import zlib
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
+from ._samplers import Sampler
 from ._sources import DatasetFormatError, MappableSource, check_dir, check_usage
 
 __all__ = ["parse_idx", "read_idx_file", "MnistDataset", "FashionMnistDataset", "KMnistDataset"]
 
 # type code -> dtype (big-endian on disk)
-_IDX_TYPES = {0x08: np.dtype(np.uint8), 0x09: np.dtype(np.int8), 0x0B: np.dtype(">i2"), 0x0C: np.dtype(">i4"),
-              0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
+_IDX_TYPES: dict[int, np.dtype] = {
+    0x08: np.dtype(np.uint8), 0x09: np.dtype(np.int8), 0x0B: np.dtype(">i2"), 0x0C: np.dtype(">i4"),
+    0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
 
 
-def parse_idx(data, name, expected_magic=None):
+def parse_idx(data: bytes, name: str, expected_magic: int | None = None) -> np.ndarray:
     """Parse the bytes of an IDX file into an ndarray (read-only view of ``data`` for uint8).
 
     Args: data (bytes), name (str): the file, for messages, expected_magic (int | None): e.g. 0x803 for images.
@@ -96,7 +102,7 @@ def _declared_size(head):
     return header + count * _IDX_TYPES[head[2]].itemsize
 
 
-def read_idx_file(path, expected_magic=None):
+def read_idx_file(path: str, expected_magic: int | None = None) -> np.ndarray:
     """Read an IDX file, gunzipping it when it is gzip data. Raises DatasetFormatError for bad files.
 
     A gzipped file is inflated only as far as its header's declared size (plus one byte, to detect extra
@@ -117,7 +123,7 @@ def read_idx_file(path, expected_magic=None):
     return parse_idx(raw, path, expected_magic)
 
 
-_cache = {}
+_cache: dict[Any, np.ndarray] = {}
 _cache_lock = threading.Lock()
 
 
@@ -136,7 +142,7 @@ def _cached_idx(path, expected_magic):
     return hit
 
 
-def find_idx(dataset_dir, stem):
+def find_idx(dataset_dir: str, stem: str) -> str | None:
     """Path of ``stem`` (raw) or ``stem.gz`` in ``dataset_dir``, or None."""
     for name in (stem, stem + ".gz", stem.replace("-idx", ".idx"), stem.replace("-idx", ".idx") + ".gz"):
         path = os.path.join(dataset_dir, name)
@@ -148,7 +154,7 @@ def find_idx(dataset_dir, stem):
 _PREFIX = {"train": ["train"], "test": ["t10k"], "all": ["train", "t10k"]}
 
 
-def load_idx_pair(op, dataset_dir, usage):
+def load_idx_pair(op: str, dataset_dir: str, usage: str) -> tuple[np.ndarray, np.ndarray]:
     """(images uint8 (N, H, W, 1), labels uint32 (N,)) of MNIST-layout files for ``usage``."""
     images, labels = [], []
     for prefix in _PREFIX[usage]:
@@ -190,8 +196,10 @@ class MnistDataset(MappableSource):
     _name = "MnistDataset"
     _kind = "mnist"
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 sampler=None, num_shards=None, shard_id=None, cache=None, download=False):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None, download: bool = False):
         self.usage = check_usage(usage)
         if download:
             from ._download import download_idx
@@ -199,7 +207,7 @@ class MnistDataset(MappableSource):
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         self.column_names = ["image", "label"]
-        self._data = None
+        self._data: tuple[np.ndarray, np.ndarray] | None = None
 
     def _load(self):
         if self._data is None:
@@ -213,7 +221,7 @@ class MnistDataset(MappableSource):
         images, labels = self._load()
         return [images[ids], labels[ids]]
 
-    def num_classes(self):
+    def num_classes(self) -> int:
         return 10
 
 
@@ -231,7 +239,9 @@ class KMnistDataset(MnistDataset):
     _name = "KMnistDataset"
     _kind = "kmnist"
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle, sampler, num_shards,
                          shard_id, cache)

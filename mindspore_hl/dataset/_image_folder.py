@@ -1,9 +1,14 @@
 """``ImageFolderDataset``: one sub-folder per class, image files inside."""
+from __future__ import annotations
+
 import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from ._block import column_from_rows, file_bytes, object_column
+from ._samplers import Sampler
 from ._sources import DatasetFormatError, MappableSource, check_dir
 from .vision._ops import decode_bytes
 
@@ -20,9 +25,11 @@ class ImageFolderDataset(MappableSource):
 
     _parallel_read = True
 
-    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
-                 extensions=None, class_indexing=None, decode=False, num_shards=None, shard_id=None, cache=None,
-                 decrypt=None):
+    def __init__(self, dataset_dir: str, num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, sampler: Sampler | Iterable[int] | None = None,
+                 extensions: Sequence[str] | None = None, class_indexing: dict[str, int] | None = None,
+                 decode: bool = False, num_shards: int | None = None, shard_id: int | None = None, cache: Any = None,
+                 decrypt: Callable[[str], bytes] | None = None):
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         if extensions is not None and (not isinstance(extensions, (list, tuple)) or
@@ -87,9 +94,9 @@ class ImageFolderDataset(MappableSource):
     def _label_values(self, column):
         return self._labels if column == "label" else None
 
-    def get_class_indexing(self):
+    def get_class_indexing(self) -> dict[str, int]:
         """The folder name -> label mapping."""
         return dict(self._class_indexing)
 
-    def num_classes(self):
+    def num_classes(self) -> int:
         return len(set(self._class_indexing.values()))

@@ -1,14 +1,21 @@
 """Iterators: a producer thread runs the pipeline and hands finished blocks to the training thread through a
 bounded queue; the iterator cuts blocks into rows (views, no copies) and wraps them as Tensors if asked."""
+from __future__ import annotations
+
 import collections
 import threading
 import weakref
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import config
 from ._block import nrows, slice_block
 from ._context import Context
+
+if TYPE_CHECKING:
+    from ._dataset import Dataset
 
 __all__ = ["TupleIterator", "DictIterator"]
 
@@ -17,7 +24,7 @@ _DONE = object()
 
 
 class _Failure:
-    def __init__(self, exc):
+    def __init__(self, exc: BaseException):
         self.exc = exc
 
 
@@ -27,12 +34,12 @@ class _Execution:
     The hand-off holds at most ``ds.config.get_prefetch_size()`` rows (batches, after ``batch``) beyond the
     block being added, so memory stays bounded whatever the block size."""
 
-    def __init__(self, root, num_epochs, skip=0):
+    def __init__(self, root: Dataset, num_epochs: int, skip: int = 0):
         self.ctx = Context(root)
         self._skip = skip
         self.root, self.num_epochs = root, num_epochs
         self._limit = config.get_prefetch_size()
-        self._items = collections.deque()
+        self._items: collections.deque[tuple[Any, int]] = collections.deque()
         self._rows = 0
         self._cond = threading.Condition()
         self.thread = threading.Thread(target=self._produce, name="mindspore_hl-dataset-pipeline", daemon=True)
@@ -71,7 +78,7 @@ class _Execution:
         finally:
             self.ctx.close()
 
-    def get(self):
+    def get(self) -> Any:
         with self._cond:
             while not self._items:
                 if not self.thread.is_alive():
@@ -82,7 +89,7 @@ class _Execution:
             self._cond.notify_all()
             return item
 
-    def stop(self):
+    def stop(self) -> None:
         self.ctx.close()
         with self._cond:
             self._items.clear()
@@ -100,13 +107,13 @@ class TupleIterator:
     """Yields each row as a list of Tensors (or ndarrays with ``output_numpy``). One ``for`` loop runs one
     epoch; loop again for the next, up to ``num_epochs``."""
 
-    def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=False, *,
-                 _resume=True):
+    def __init__(self, dataset: Dataset, columns: str | Sequence[str] | None = None, num_epochs: int = -1,
+                 output_numpy: bool = False, do_copy: bool = False, *, _resume: bool = True):
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int) or (num_epochs < 1 and num_epochs != -1):
             raise ValueError(f"create_tuple_iterator: num_epochs must be a positive int or -1, got {num_epochs!r}")
         names = dataset.get_col_names()
         if columns is None:
-            self._cols = None
+            self._cols: list[int] | None = None
         else:
             columns = [columns] if isinstance(columns, str) else list(columns)
             missing = [c for c in columns if c not in names]
@@ -119,13 +126,14 @@ class TupleIterator:
         self._do_copy = bool(do_copy)
         self._exec = _Execution(dataset, num_epochs, dataset.get_init_step() if _resume else 0)
         self._finalizer = weakref.finalize(self, self._exec.stop)
-        self._block, self._pos, self._n = None, 0, 0
+        self._block: list[np.ndarray] | None = None
+        self._pos, self._n = 0, 0
         self._finished = False
 
-    def __iter__(self):
+    def __iter__(self) -> TupleIterator:
         return self
 
-    def _next_row(self):
+    def _next_row(self) -> list[Any]:
         while self._block is None or self._pos >= self._n:
             if self._finished:
                 raise StopIteration
@@ -150,19 +158,19 @@ class TupleIterator:
             row = [np.array(v) for v in row]
         return row if self._numpy else [_to_tensor(v) for v in row]
 
-    def __next__(self):
+    def __next__(self) -> list[Any]:
         return self._next_row()
 
-    def stop(self):
+    def stop(self) -> None:
         """End the pipeline thread now (it also ends when the iterator is garbage collected)."""
         self._exec.stop()
 
-    def get_next(self):
+    def get_next(self) -> Any:
         return next(self)
 
 
 class DictIterator(TupleIterator):
     """Yields each row as ``{column name: Tensor}`` (or ndarray with ``output_numpy``)."""
 
-    def __next__(self):
+    def __next__(self) -> dict[str, Any]:  # type: ignore[override]  # MindSpore's DictIterator yields dicts
         return dict(zip(self._names, self._next_row()))

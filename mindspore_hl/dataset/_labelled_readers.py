@@ -2,13 +2,18 @@
 
 Column names, dtypes and row order follow real MindSpore 2.10 reading the same files (recorded by
 tools/oracle/record_dataset_readers.py). MATLAB files are read with SciPy."""
+from __future__ import annotations
+
 import json
 import os
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 from scipy.io import loadmat
 
 from ._readers_base import RowSource, check_choice, list_dir, read_image, read_text
+from ._samplers import Sampler
 from ._sources import DatasetFormatError, check_dir
 
 __all__ = ["Flowers102Dataset", "Caltech101Dataset", "CityscapesDataset", "LFWDataset", "SBDataset"]
@@ -28,8 +33,10 @@ class Flowers102Dataset(RowSource):
 
     _SETS = {"train": ("trnid",), "valid": ("valid",), "test": ("tstid",), "all": ("trnid", "tstid", "valid")}
 
-    def __init__(self, dataset_dir, task="Classification", usage="all", num_samples=None, num_parallel_workers=1,
-                 shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None):
+    def __init__(self, dataset_dir: str, task: str = "Classification", usage: str = "all",
+                 num_samples: int | None = None, num_parallel_workers: int | None = 1, shuffle: bool | None = None,
+                 decode: bool = False, sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None):
         check_choice("Flowers102Dataset", "task", task, ("Classification", "Segmentation"))
         check_choice("Flowers102Dataset", "usage", usage, tuple(self._SETS))
         self.dataset_dir = check_dir(dataset_dir)
@@ -67,8 +74,10 @@ class Caltech101Dataset(RowSource):
     [image, category int64], 'annotation' [image, annotation float64 (2, points)], 'all' [image, category,
     annotation]. Images are bytes, or (H, W, 3) uint8 with ``decode``."""
 
-    def __init__(self, dataset_dir, target_type=None, num_samples=None, num_parallel_workers=1, shuffle=None,
-                 decode=False, sampler=None, num_shards=None, shard_id=None):
+    def __init__(self, dataset_dir: str, target_type: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = 1, shuffle: bool | None = None, decode: bool = False,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None):
         self.target_type = check_choice("Caltech101Dataset", "target_type",
                                         "category" if target_type is None else target_type,
                                         ("category", "annotation", "all"))
@@ -106,9 +115,10 @@ class CityscapesDataset(RowSource):
     _SUFFIX = {"instance": "instanceIds.png", "semantic": "labelIds.png", "color": "color.png",
                "polygon": "polygons.json"}
 
-    def __init__(self, dataset_dir, usage="train", quality_mode="fine", task="instance", num_samples=None,
-                 num_parallel_workers=None, shuffle=None, decode=None, sampler=None, num_shards=None, shard_id=None,
-                 cache=None):
+    def __init__(self, dataset_dir: str, usage: str = "train", quality_mode: str = "fine", task: str = "instance",
+                 num_samples: int | None = None, num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 decode: bool | None = None, sampler: Sampler | Iterable[int] | None = None,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None):
         check_choice("CityscapesDataset", "quality_mode", quality_mode, ("fine", "coarse"))
         splits = ("train", "test", "val") if quality_mode == "fine" else ("train", "train_extra", "val")
         check_choice("CityscapesDataset", "usage", usage, splits + ("all",))
@@ -152,9 +162,10 @@ class LFWDataset(RowSource):
     _LISTS = {"train": ["peopleDevTrain.txt"], "test": ["peopleDevTest.txt"], "10fold": ["people.txt"],
               "all": ["peopleDevTrain.txt", "peopleDevTest.txt"]}
 
-    def __init__(self, dataset_dir, task=None, usage=None, image_set=None, num_samples=None,
-                 num_parallel_workers=None, shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None,
-                 cache=None):
+    def __init__(self, dataset_dir: str, task: str | None = None, usage: str | None = None,
+                 image_set: str | None = None, num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, decode: bool = False, sampler: Sampler | Iterable[int] | None = None,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None):
         task = check_choice("LFWDataset", "task", "people" if task is None else task, ("people", "pairs"))
         if task == "pairs":
             raise ValueError("LFWDataset: task='pairs' is not provided by mindspore_hl; use task='people'")
@@ -196,8 +207,10 @@ class SBDataset(RowSource):
     Columns: image (bytes, or (H, W, 3) uint8 with ``decode``), task: for 'Boundaries' the 20 class boundary masks
     stacked (20, H, W) in the file's dtype, for 'Segmentation' the (H, W) class map."""
 
-    def __init__(self, dataset_dir, task="Boundaries", usage="all", num_samples=None, num_parallel_workers=1,
-                 shuffle=None, decode=None, sampler=None, num_shards=None, shard_id=None):
+    def __init__(self, dataset_dir: str, task: str = "Boundaries", usage: str = "all", num_samples: int | None = None,
+                 num_parallel_workers: int | None = 1, shuffle: bool | None = None, decode: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None):
         self.task = check_choice("SBDataset", "task", task, ("Boundaries", "Segmentation"))
         check_choice("SBDataset", "usage", usage, ("train", "val", "train_noval", "all"))
         self.dataset_dir = check_dir(dataset_dir)

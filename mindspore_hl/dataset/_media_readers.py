@@ -3,12 +3,17 @@ Rendered SST-2, Flickr8k / 30k, SBU.
 
 Column names, dtypes and row order follow real MindSpore 2.10 reading the same files (recorded by
 tools/oracle/record_dataset_readers.py)."""
+from __future__ import annotations
+
 import os
 import re
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
 from ._readers_base import RowSource, check_choice, list_dir, read_image, read_text, read_wav
+from ._samplers import Sampler
 from ._sources import DatasetFormatError, check_dir
 
 __all__ = ["CMUArcticDataset", "LibriTTSDataset", "Food101Dataset", "OmniglotDataset", "RenderedSST2Dataset",
@@ -24,8 +29,10 @@ class CMUArcticDataset(RowSource):
     ``wav/arctic_a0001.wav``. Columns: waveform float32 (1, frames), sample_rate uint32, transcript str,
     utterance_id str (without the ``arctic_`` prefix)."""
 
-    def __init__(self, dataset_dir, name=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, name: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         name = check_choice("CMUArcticDataset", "name", "aew" if name is None else name, _ARCTIC)
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
@@ -59,8 +66,10 @@ class LibriTTSDataset(RowSource):
     Columns: waveform float32 (1, frames), sample_rate uint32, original_text str, normalized_text str,
     speaker_id uint32, chapter_id uint32, utterance_id str."""
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         usage = check_choice("LibriTTSDataset", "usage", "all" if usage is None else usage, _LIBRI + ("all",))
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
@@ -105,8 +114,10 @@ class Food101Dataset(RowSource):
     """Food-101: ``images/<class>/<id>.jpg`` listed by ``meta/train.txt`` / ``meta/test.txt`` (``class/id``);
     usage 'all' reads train then test. Columns: image (bytes, or (H, W, 3) uint8 with ``decode``), label str."""
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None, decode: bool = False,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         usage = check_choice("Food101Dataset", "usage", "all" if usage is None else usage, ("train", "test", "all"))
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
@@ -129,8 +140,10 @@ class OmniglotDataset(RowSource):
     ``<alphabet>/<character>/*.png``. Columns: image (bytes, or (H, W, 3) uint8 with ``decode``), label int32:
     the index of the character folder in sorted (alphabet, character) order."""
 
-    def __init__(self, dataset_dir, background=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, background: bool | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None, decode: bool = False,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         self.decode = bool(decode)
@@ -162,8 +175,10 @@ class RenderedSST2Dataset(RowSource):
 
     _FOLDERS = {"train": "train", "val": "valid", "test": "test"}
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None, decode: bool = False,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         usage = check_choice("RenderedSST2Dataset", "usage", "all" if usage is None else usage,
                              ("train", "val", "test", "all"))
         self.dataset_dir = check_dir(dataset_dir)
@@ -189,14 +204,16 @@ class FlickrDataset(RowSource):
     (``<file>#<n><TAB>caption``), images in the order they first appear. Columns: image (bytes, or (H, W, 3)
     uint8 with ``decode``), annotation (1-D str: the image's captions)."""
 
-    def __init__(self, dataset_dir, annotation_file, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 decode=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, annotation_file: str, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None, decode: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         self.dataset_dir = check_dir(dataset_dir)
         if not isinstance(annotation_file, (str, os.PathLike)) or not os.path.isfile(annotation_file):
             raise ValueError(f"FlickrDataset: annotation_file {annotation_file!r} does not exist")
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         self.decode = bool(decode)
-        captions = {}
+        captions: dict[str, list[str]] = {}
         for n, line in enumerate(read_text("FlickrDataset", os.fspath(annotation_file)).splitlines(), start=1):
             if not line.strip():
                 continue
@@ -217,8 +234,9 @@ class SBUDataset(RowSource):
     downloaded are left out. Columns: image (bytes, or (H, W, 3) uint8 with ``decode``), caption str (trailing
     white space removed)."""
 
-    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, decode=False,
-                 sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, decode: bool = False, sampler: Sampler | Iterable[int] | None = None,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None):
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         self.decode = bool(decode)

@@ -1,9 +1,15 @@
 """``MindDataset``: rows of MindRecord files (see ``mindspore_hl.mindrecord``)."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 import numpy as np
 
 from ..mindrecord._format import FormatError
 from ..mindrecord._reader import ShardSet
 from ._block import column_from_rows
+from ._samplers import Sampler
 from ._sources import DatasetFormatError, MappableSource
 
 __all__ = ["MindDataset"]
@@ -21,8 +27,11 @@ class MindDataset(MappableSource):
 
     _parallel_read = True
 
-    def __init__(self, dataset_files, columns_list=None, num_parallel_workers=None, shuffle=None, num_shards=None,
-                 shard_id=None, sampler=None, padded_sample=None, num_padded=None, num_samples=None, cache=None):
+    def __init__(self, dataset_files: str | Sequence[str], columns_list: Sequence[str] | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, sampler: Sampler | Iterable[int] | None = None,
+                 padded_sample: dict[str, Any] | None = None, num_padded: int | None = None,
+                 num_samples: int | None = None, cache: Any = None):
         try:
             self._set = ShardSet(dataset_files, "MindDataset")
         except FormatError as e:
@@ -41,7 +50,7 @@ class MindDataset(MappableSource):
         self.column_names = names
         if (padded_sample is None) != (num_padded is None or num_padded == 0):
             raise ValueError("MindDataset: padded_sample and num_padded must be given together")
-        self._padded = None
+        self._padded: tuple[list[Any], int] | None = None
         if padded_sample is not None:
             if not isinstance(padded_sample, dict) or set(names) - set(padded_sample):
                 raise ValueError(f"MindDataset: padded_sample must be a dict with the columns {names}")
@@ -60,7 +69,7 @@ class MindDataset(MappableSource):
 
     def _value(self, j):
         if j >= len(self._set):
-            return self._padded[0]
+            return self._padded[0]  # type: ignore[index]  # rows past the files exist only when padded
         values = self._set.read(j, self.column_names)
         for k, c in enumerate(self.column_names):
             if self._set.schema[c]["type"] == "bytes":

@@ -1,5 +1,9 @@
 """Pipeline operations that touch row values: map, batch, shuffle."""
+from __future__ import annotations
+
 import numbers
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -15,9 +19,9 @@ from .transforms._ops import Compose, apply_op, op_name
 __all__ = ["MapDataset", "BatchDataset", "ShuffleDataset"]
 
 
-def _flatten_ops(operations):
+def _flatten_ops(operations: Any) -> list[Callable[..., Any]]:
     ops = operations if isinstance(operations, (list, tuple)) else [operations]
-    flat = []
+    flat: list[Callable[..., Any]] = []
     for op in ops:
         if isinstance(op, Compose):
             flat.extend(_flatten_ops(op.transforms))
@@ -33,10 +37,14 @@ def _flatten_ops(operations):
 class MapDataset(Dataset):
     """Rows with ``operations`` applied to ``input_columns`` (see ``Dataset.map``)."""
 
-    def __init__(self, child, operations, input_columns=None, output_columns=None, num_parallel_workers=None,
-                 callbacks=None):
+    _given_columns: tuple[Any, Any] = (None, None)   # map()'s input/output_columns as given (for to_json)
+
+    def __init__(self, child: Dataset, operations: Callable[..., Any] | Sequence[Callable[..., Any]] | None,
+                 input_columns: str | Sequence[str] | None = None, output_columns: str | Sequence[str] | None = None,
+                 num_parallel_workers: int | None = None, callbacks: DSCallback | Sequence[DSCallback] | None = None):
         super().__init__([child], check_workers("map", num_parallel_workers))
-        cbs = [] if callbacks is None else (list(callbacks) if isinstance(callbacks, (list, tuple)) else [callbacks])
+        cbs: list[Any] = [] if callbacks is None else \
+            (list(callbacks) if isinstance(callbacks, (list, tuple)) else [callbacks])
         if not all(isinstance(cb, DSCallback) for cb in cbs):
             raise TypeError(f"map: callbacks must be DSCallback objects, but got {callbacks!r}")
         self.callbacks = cbs
@@ -129,8 +137,16 @@ class MapDataset(Dataset):
 class BatchDataset(Dataset):
     """Rows grouped into batches (see ``Dataset.batch``)."""
 
-    def __init__(self, child, batch_size, drop_remainder=False, num_parallel_workers=None, per_batch_map=None,
-                 input_columns=None, output_columns=None, pad_info=None, pad_all=False):
+    batch_size: int
+    drop_remainder: bool
+    per_batch_map: Callable[..., Any] | None
+    _in_cols: list[str]
+    _out_cols: list[str]
+
+    def __init__(self, child: Dataset, batch_size: int, drop_remainder: bool = False,
+                 num_parallel_workers: int | None = None, per_batch_map: Callable[..., Any] | None = None,
+                 input_columns: str | Sequence[str] | None = None, output_columns: str | Sequence[str] | None = None,
+                 pad_info: dict[str, Any] | None = None, pad_all: bool = False):
         super().__init__([child], check_workers("batch", num_parallel_workers))
         self.pad_info = check_pad_info("batch", pad_info, child.get_col_names())
         self._pad_all = pad_all
@@ -165,8 +181,8 @@ class BatchDataset(Dataset):
             return n
         return n // self.batch_size if self.drop_remainder else -(-n // self.batch_size)
 
-    def get_batch_size(self):
-        return self.batch_size
+    def get_batch_size(self) -> int:
+        return self.batch_size if self._batch_size is None else self._batch_size
 
     def _stack(self, col, name):
         if self.pad_info is not None and (name in self.pad_info or self._pad_all):
@@ -189,7 +205,7 @@ class BatchDataset(Dataset):
         in_idx = [names.index(c) for c in self._in_cols]
         args = [rows(batch[i]) for i in in_idx] + [BatchInfo(batch_num, epoch[0])]
         try:
-            out = self.per_batch_map(*args)
+            out = self.per_batch_map(*args)  # type: ignore[misc]  # only called with a per_batch_map
         except Exception as e:  # noqa: BLE001
             raise RuntimeError(f"batch: per_batch_map {op_name(self.per_batch_map)} failed on columns "
                                f"{self._in_cols}: Exception thrown from user defined Python function in dataset. "
@@ -248,7 +264,9 @@ class ShuffleDataset(Dataset):
     """Rows shuffled through a buffer of ``buffer_size`` rows: each incoming row replaces a randomly chosen
     buffered row, which is emitted (MindSpore's ShuffleOp), done block-wise."""
 
-    def __init__(self, child, buffer_size):
+    buffer_size: int
+
+    def __init__(self, child: Dataset, buffer_size: int):
         super().__init__([child])
         if isinstance(buffer_size, bool) or not isinstance(buffer_size, numbers.Integral) or buffer_size < 2:
             raise ValueError(f"shuffle: buffer_size must be an int >= 2, but got {buffer_size!r}")
@@ -257,7 +275,7 @@ class ShuffleDataset(Dataset):
         self.buffer_size = int(buffer_size)
         self.column_names = child.get_col_names()
 
-    def is_shuffled(self):
+    def is_shuffled(self) -> bool:
         return True
 
     def _num_rows(self):
@@ -266,7 +284,8 @@ class ShuffleDataset(Dataset):
     def _blocks(self, ctx, epoch, block_rows):
         rng = ctx.rng(self, *epoch)
         cap = self.buffer_size
-        buf, full = None, False
+        buf: Any = None   # the buffer block once the first rows arrive
+        full = False
         for block in self.children[0]._blocks(ctx, epoch, block_rows):
             if nrows(block) == 0:
                 continue

@@ -1,6 +1,10 @@
 """Shared pieces of the small-corpus readers: a source over a list of row recipes, WAV and image file reads."""
+from __future__ import annotations
+
 import os
 import wave
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -11,14 +15,14 @@ from .vision._ops import decode_bytes
 __all__ = ["RowSource", "read_wav", "read_image", "read_text", "check_choice", "list_dir"]
 
 
-def check_choice(op, name, value, choices):
+def check_choice(op: str, name: str, value: Any, choices: Sequence[Any]) -> Any:
     """``value`` when it is one of ``choices``; otherwise a ValueError naming the op, the argument and the choices."""
     if value not in choices:
         raise ValueError(f"{op}: {name} must be one of {list(choices)}, but got {value!r}")
     return value
 
 
-def read_wav(op, path):
+def read_wav(op: str, path: str) -> tuple[np.ndarray, int]:
     """(waveform float32 (channels, frames), sample rate) of a PCM WAV file. Integer samples are divided by the
     largest positive value (32767 for 16 bits), as MindSpore's readers do."""
     try:
@@ -37,7 +41,7 @@ def read_wav(op, path):
     return np.ascontiguousarray(samples.reshape(-1, channels).T, dtype=np.float32), rate
 
 
-def read_image(op, path, decode):
+def read_image(op: str, path: str, decode: bool) -> np.ndarray:
     """The bytes of an image file (1-D uint8 naming the file) or, with ``decode``, its (H, W, 3) uint8 pixels."""
     try:
         with open(path, "rb") as f:
@@ -47,7 +51,7 @@ def read_image(op, path, decode):
     return decode_bytes(data, op, f" for file {path}") if decode else data
 
 
-def read_text(op, path):
+def read_text(op: str, path: str) -> str:
     try:
         with open(path, encoding="utf-8") as f:
             return f.read()
@@ -60,6 +64,7 @@ class RowSource(MappableSource):
     row's values in ``column_names`` order. Reading runs on worker threads (files are opened per row)."""
 
     _parallel_read = True
+    _items: list[Any]
 
     def _length(self):
         return len(self._items)
@@ -78,7 +83,7 @@ class RowSource(MappableSource):
         return cols
 
 
-def list_dir(op, folder):
+def list_dir(op: str, folder: str) -> list[str]:
     """Sorted entries of ``folder`` (an error naming it when it cannot be listed)."""
     try:
         return sorted(os.listdir(folder))

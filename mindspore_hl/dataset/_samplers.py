@@ -23,8 +23,22 @@ def _check_num_samples(name, num_samples):
 class Sampler:
     """Base class. Subclasses give ``indices(n, ctx, node, epoch)``: the row ids of one epoch."""
 
+    child_sampler: Sampler | None = None   # add_child: this sampler then picks among its child's ids
+
     def __init__(self, num_samples: int | None = None) -> None:
         self.num_samples = _check_num_samples(type(self).__name__, num_samples)
+
+    def add_child(self, sampler: Sampler | None) -> None:
+        """Read the ids ``sampler`` picks, and pick among them (``get_child`` gives it back)."""
+        if self.child_sampler is not None:
+            raise RuntimeError("Cannot add child sampler, this sampler already has a child.")
+        if sampler is not None and not isinstance(sampler, Sampler):
+            raise TypeError(f"{type(self).__name__}.add_child: expected a Sampler, but got {sampler!r}")
+        self.child_sampler = sampler
+
+    def get_child(self) -> Sampler | None:
+        """The child sampler given to ``add_child`` (None when none)."""
+        return self.child_sampler
 
     def _cap(self, count):
         return count if self.num_samples is None else min(count, self.num_samples)

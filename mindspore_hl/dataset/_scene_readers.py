@@ -4,13 +4,18 @@ DIV2K, PhotoTour.
 Column names, dtypes and row order follow real MindSpore 2.10 reading the same files (recorded by
 tools/oracle/record_dataset_readers.py), where they differ from the documentation too (WIDER FACE's boxes and
 attributes are int32, a manifest's label is int32)."""
+from __future__ import annotations
+
 import json
 import os
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 from PIL import Image
 
 from ._readers_base import RowSource, check_choice, list_dir, read_image, read_text
+from ._samplers import Sampler
 from ._sources import DatasetFormatError, MappableSource, check_dir
 
 __all__ = ["SVHNDataset", "WIDERFaceDataset", "KITTIDataset", "Places365Dataset", "ManifestDataset",
@@ -21,8 +26,10 @@ class SVHNDataset(MappableSource):
     """SVHN: ``train_32x32.mat`` / ``test_32x32.mat`` / ``extra_32x32.mat`` (MATLAB files read with SciPy);
     usage 'all' reads train, test, extra. Columns: image (32, 32, 3) uint8, label uint32 (10 -> 0)."""
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=1, shuffle=None,
-                 sampler=None, num_shards=None, shard_id=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = 1, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None):
         usage = check_choice("SVHNDataset", "usage", "all" if usage is None else usage,
                              ("train", "test", "extra", "all"))
         self.dataset_dir = check_dir(dataset_dir)
@@ -42,7 +49,7 @@ class SVHNDataset(MappableSource):
                                          f"X {x.shape} and {len(y)} labels")
             images.append(np.ascontiguousarray(x.transpose(3, 0, 1, 2), dtype=np.uint8))
             labels.append(np.where(y == 10, 0, y).astype(np.uint32))
-        self._columns = [np.concatenate(images), np.concatenate(labels)]
+        self._columns: list[np.ndarray] = [np.concatenate(images), np.concatenate(labels)]
         self.column_names = ["image", "label"]
 
     def _length(self):
@@ -60,8 +67,10 @@ class WIDERFaceDataset(RowSource):
 
     _SPLIT = {"train": "train", "valid": "val"}
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None, decode: bool = False,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         usage = check_choice("WIDERFaceDataset", "usage", "all" if usage is None else usage,
                              ("train", "valid", "test", "all"))
         self.dataset_dir = check_dir(dataset_dir)
@@ -121,8 +130,10 @@ class KITTIDataset(RowSource):
     alpha float32 (n, 1), bbox float32 (n, 4), dimensions float32 (n, 3), location float32 (n, 3),
     rotation_y float32 (n, 1); (test): image."""
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None, decode: bool = False,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         usage = check_choice("KITTIDataset", "usage", "train" if usage is None else usage, ("train", "test"))
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
@@ -184,8 +195,10 @@ class Places365Dataset(RowSource):
               "train-challenge": ("places365_train_challenge.txt", "data_{}_challenge"),
               "val": ("places365_val.txt", "val_{}")}
 
-    def __init__(self, dataset_dir, usage=None, small=True, decode=False, num_samples=None,
-                 num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, small: bool = True, decode: bool = False,
+                 num_samples: int | None = None, num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         usage = check_choice("Places365Dataset", "usage", "train-standard" if usage is None else usage,
                              tuple(self._LISTS))
         self.dataset_dir = check_dir(dataset_dir)
@@ -216,8 +229,10 @@ class ManifestDataset(RowSource):
     sorted class names. Columns: image (bytes, or (H, W, 3) uint8 with ``decode``), label int32 (scalar, or 1-D
     for several annotations)."""
 
-    def __init__(self, dataset_file, usage="train", num_samples=None, num_parallel_workers=None, shuffle=None,
-                 sampler=None, class_indexing=None, decode=False, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_file: str, usage: str = "train", num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, class_indexing: dict[str, int] | None = None,
+                 decode: bool = False, num_shards: int | None = None, shard_id: int | None = None, cache: Any = None):
         check_choice("ManifestDataset", "usage", usage, ("train", "eval", "inference"))
         if not isinstance(dataset_file, (str, os.PathLike)) or not os.path.isfile(dataset_file):
             raise ValueError(f"ManifestDataset: dataset_file {dataset_file!r} does not exist")
@@ -250,7 +265,7 @@ class ManifestDataset(RowSource):
             self._items.append((source, ids[0] if len(ids) == 1 else ids))
         self.column_names = ["image", "label"]
 
-    def get_class_indexing(self):
+    def get_class_indexing(self) -> dict[str, int]:
         return dict(self._class_indexing)
 
     def _row(self, item):
@@ -262,9 +277,10 @@ class DIV2KDataset(RowSource):
     <id>x<scale>.png`` (bicubic / unknown), or ``DIV2K_<usage>_LR_<mild|difficult|wild>/<id>x4<m|d|w>.png`` and
     ``DIV2K_<usage>_LR_x8/<id>x8.png``. Columns: hr_image, lr_image (bytes, or (H, W, 3) uint8 with ``decode``)."""
 
-    def __init__(self, dataset_dir, usage="train", downgrade="bicubic", scale=2, num_samples=None,
-                 num_parallel_workers=None, shuffle=None, decode=None, sampler=None, num_shards=None, shard_id=None,
-                 cache=None):
+    def __init__(self, dataset_dir: str, usage: str = "train", downgrade: str = "bicubic", scale: int = 2,
+                 num_samples: int | None = None, num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 decode: bool | None = None, sampler: Sampler | Iterable[int] | None = None,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None):
         check_choice("DIV2KDataset", "usage", usage, ("train", "valid", "all"))
         check_choice("DIV2KDataset", "downgrade", downgrade, ("bicubic", "unknown", "mild", "difficult", "wild"))
         check_choice("DIV2KDataset", "scale", scale, (2, 3, 4, 8))
@@ -302,8 +318,10 @@ class PhotoTourDataset(MappableSource):
 
     _NAMES = ("notredame", "yosemite", "liberty", "notredame_harris", "yosemite_harris", "liberty_harris")
 
-    def __init__(self, dataset_dir, name, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, name: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         check_choice("PhotoTourDataset", "name", name, self._NAMES)
         usage = check_choice("PhotoTourDataset", "usage", "train" if usage is None else usage, ("train", "test"))
         self.dataset_dir = check_dir(dataset_dir)
@@ -322,7 +340,7 @@ class PhotoTourDataset(MappableSource):
             if grid.shape != (1024, 1024):
                 raise DatasetFormatError(f"PhotoTourDataset: {os.path.join(base, f)} is {grid.shape}, not 1024 x 1024")
             patches.append(grid.reshape(16, 64, 16, 64).transpose(0, 2, 1, 3).reshape(256, 64, 64, 1))
-        patches = np.concatenate(patches)[:len(points)] if patches else np.zeros((0, 64, 64, 1), np.uint8)
+        patches = np.concatenate(patches)[:len(points)] if patches else np.zeros((0, 64, 64, 1), np.uint8)  # type: ignore[assignment]
         if len(patches) < len(points):
             raise DatasetFormatError(f"PhotoTourDataset: {info} lists {len(points)} patches, the bitmaps hold "
                                      f"{len(patches)}")
@@ -355,8 +373,10 @@ class LSUNDataset(RowSource):
     order (as real MindSpore 2.10 numbers them); test images have label 0. Columns: image (bytes, or (H, W, 3)
     uint8 with ``decode``), label."""
 
-    def __init__(self, dataset_dir, usage=None, classes=None, num_samples=None, num_parallel_workers=None,
-                 shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, classes: list[str] | None = None,
+                 num_samples: int | None = None, num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 decode: bool = False, sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         usage = check_choice("LSUNDataset", "usage", "all" if usage is None else usage,
                              ("train", "test", "valid", "all"))
         if classes is not None and (not isinstance(classes, list) or not all(isinstance(c, str) for c in classes)):

@@ -1,18 +1,23 @@
 """Pipeline operations that only move rows: repeat, take, skip, project, rename, zip, concat, split."""
+from __future__ import annotations
+
 import itertools
 import numbers
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ._block import nrows, slice_block
 from ._dataset import Dataset, column_list
+from ._dataset_sampling import chain_count, chain_indices
 from ._samplers import SubsetRandomSampler, SubsetSampler
 
 __all__ = ["RepeatDataset", "TakeDataset", "SkipDataset", "ProjectDataset", "RenameDataset", "ZipDataset",
            "ConcatDataset", "split"]
 
 
-def _check_count(op, count, allow_minus_one):
+def _check_count(op: str, count: int, allow_minus_one: bool) -> int:
     if isinstance(count, bool) or not isinstance(count, numbers.Integral) or \
             not (count >= 0 or (allow_minus_one and count == -1)):
         raise ValueError(f"{op}: count must be a non-negative int{' or -1' if allow_minus_one else ''}, "
@@ -23,7 +28,7 @@ def _check_count(op, count, allow_minus_one):
 class RepeatDataset(Dataset):
     """The child's epochs back to back; each repetition reshuffles like a new epoch."""
 
-    def __init__(self, child, count=None):
+    def __init__(self, child: Dataset, count: int | None = None):
         super().__init__([child])
         self.count = -1 if count is None else _check_count("repeat", count, True)
         if self.count == 0:
@@ -36,7 +41,7 @@ class RepeatDataset(Dataset):
             return None
         return -1 if self.count == -1 else n * self.count
 
-    def get_repeat_count(self):
+    def get_repeat_count(self) -> int:
         return self.count
 
     def _blocks(self, ctx, epoch, block_rows):
@@ -48,7 +53,7 @@ class RepeatDataset(Dataset):
 class TakeDataset(Dataset):
     """The first ``count`` rows of each epoch."""
 
-    def __init__(self, child, count=-1):
+    def __init__(self, child: Dataset, count: int = -1):
         super().__init__([child])
         self.count = _check_count("take", count, True)
         self.column_names = child.get_col_names()
@@ -76,7 +81,7 @@ class TakeDataset(Dataset):
 class SkipDataset(Dataset):
     """Each epoch without its first ``count`` rows."""
 
-    def __init__(self, child, count):
+    def __init__(self, child: Dataset, count: int):
         super().__init__([child])
         self.count = _check_count("skip", count, False)
         self.column_names = child.get_col_names()
@@ -99,7 +104,7 @@ class SkipDataset(Dataset):
 class ProjectDataset(Dataset):
     """Only the named columns, in the given order."""
 
-    def __init__(self, child, columns):
+    def __init__(self, child: Dataset, columns: str | Sequence[str]):
         super().__init__([child])
         cols = column_list("project", columns, "columns")
         names = child.get_col_names()
@@ -120,7 +125,7 @@ class ProjectDataset(Dataset):
 class RenameDataset(Dataset):
     """The same rows with some columns renamed."""
 
-    def __init__(self, child, input_columns, output_columns):
+    def __init__(self, child: Dataset, input_columns: str | Sequence[str], output_columns: str | Sequence[str]):
         super().__init__([child])
         src = column_list("rename", input_columns, "input_columns")
         dst = column_list("rename", output_columns, "output_columns")
@@ -146,7 +151,7 @@ class RenameDataset(Dataset):
 class ZipDataset(Dataset):
     """Columns of several datasets side by side; as many rows as the shortest."""
 
-    def __init__(self, datasets):
+    def __init__(self, datasets: Sequence[Dataset]):
         for d in datasets:
             if not isinstance(d, Dataset):
                 raise TypeError(f"zip: expected datasets, but got {d!r}")
@@ -164,12 +169,12 @@ class ZipDataset(Dataset):
         finite = [s for s in sizes if s != -1]
         return min(finite) if finite else -1
 
-    def get_batch_size(self):
-        return self.children[0].get_batch_size()
+    def get_batch_size(self) -> int:
+        return self.children[0].get_batch_size() if self._batch_size is None else self._batch_size
 
     def _blocks(self, ctx, epoch, block_rows):
         its = [d._blocks(ctx, epoch, block_rows) for d in self.children]
-        bufs = [None] * len(its)
+        bufs: list[Any] = [None] * len(its)   # a block, or None before the first / after the last
         while True:
             for i, it in enumerate(its):
                 while bufs[i] is None or nrows(bufs[i]) == 0:
@@ -184,7 +189,7 @@ class ZipDataset(Dataset):
 class ConcatDataset(Dataset):
     """Rows of each dataset in turn (the column names must match)."""
 
-    def __init__(self, datasets):
+    def __init__(self, datasets: Sequence[Dataset]):
         for d in datasets:
             if not isinstance(d, Dataset):
                 raise TypeError(f"concat: expected datasets, but got {d!r}")
@@ -202,15 +207,15 @@ class ConcatDataset(Dataset):
             return None
         return -1 if -1 in sizes else sum(sizes)
 
-    def get_batch_size(self):
-        return self.children[0].get_batch_size()
+    def get_batch_size(self) -> int:
+        return self.children[0].get_batch_size() if self._batch_size is None else self._batch_size
 
     def _blocks(self, ctx, epoch, block_rows):
         for d in self.children:
             yield from d._blocks(ctx, epoch, block_rows)
 
 
-def _split_sizes(sizes, total):
+def _split_sizes(sizes: Sequence[int] | Sequence[float], total: int | None) -> list[int]:
     """MindSpore's split sizes: ints summing to ``total``, or fractions rounded (Python ``round``) with the
     shortfall added to the first part and any excess removed from the first part large enough to keep a row."""
     if not isinstance(sizes, (list, tuple)) or not sizes:
@@ -244,20 +249,21 @@ def _split_sizes(sizes, total):
     raise TypeError(f"split: sizes must be all ints or all floats, but got {sizes!r}")
 
 
-def split(dataset, sizes, randomize=True):
+def split(dataset: Dataset, sizes: Sequence[int] | Sequence[float], randomize: bool = True) -> list[Dataset]:
     """Split ``dataset`` into parts (see ``Dataset.split``)."""
     from ._sources import MappableSource  # sources import the pipeline; the reverse import is lazy
     total = dataset.get_dataset_size()
     parts = _split_sizes(sizes, total)
     if isinstance(dataset, MappableSource) and dataset._is_random_access():
         n = dataset._length()
-        base = dataset._sampler.indices(n, _FixedOrder(), dataset, (0,)) if dataset._sampler.count(n) != n \
-            else np.arange(n, dtype=np.int64)
+        base = chain_indices(dataset._sampler, n, _FixedOrder(), dataset, (0,)) \
+            if chain_count(dataset._sampler, n) != n else np.arange(n, dtype=np.int64)
         if randomize:
             from . import config
             seed = config.effective_seed()
             base = base[np.random.default_rng(seed).permutation(len(base))]
-        out, start = [], 0
+        out: list[Dataset] = []
+        start = 0
         for p in parts:
             ids = base[start:start + p]
             start += p
@@ -267,7 +273,8 @@ def split(dataset, sizes, randomize=True):
     if randomize:
         raise ValueError("split: randomize=True needs a mappable source (MnistDataset, GeneratorDataset with "
                          "__getitem__, ...) directly; use randomize=False for a pipeline")
-    out, start = [], 0
+    out = []
+    start = 0
     for p in parts:
         out.append(dataset.skip(start).take(p))
         start += p
@@ -277,9 +284,9 @@ def split(dataset, sizes, randomize=True):
 class _FixedOrder:
     """A stand-in context for reading a sampler's order once, outside an iterator."""
 
-    def rng(self, node, *key):
+    def rng(self, node: Any, *key: Any) -> np.random.Generator:
         return np.random.default_rng(0)
 
-    def shared_rng(self, *key):
+    def shared_rng(self, *key: Any) -> np.random.Generator:
         from . import config
         return np.random.default_rng([config.get_seed(), *key])

@@ -1,8 +1,12 @@
 """``Dataset.sync_wait`` / ``sync_update``: a barrier in the pipeline that lets ``num_batch`` batches through,
 then holds the producer until the training loop calls ``sync_update`` (e.g. to feed the loss back into an
 augmentation policy)."""
+from __future__ import annotations
+
 import logging
 import threading
+from collections.abc import Callable
+from typing import Any
 
 from ._block import nrows, slice_block
 from ._dataset import Dataset
@@ -20,7 +24,7 @@ class BlockReleasePair:
     """The barrier's counter: ``block`` lets a row pass when fewer rows passed than were released;
     ``release`` releases ``pass_rows`` more (default: ``num_batch`` batches) and calls ``callback(data)``."""
 
-    def __init__(self, init_release_rows: int, callback=None):
+    def __init__(self, init_release_rows: int, callback: Callable[[Any], Any] | None = None):
         if init_release_rows <= 0:
             raise ValueError(f"sync_wait: num_batch must be greater than 0, but got {init_release_rows}")
         self.row_count = -init_release_rows
@@ -39,9 +43,9 @@ class BlockReleasePair:
         self.row_count *= batch_size
         self.default_rows *= batch_size
 
-    def block(self, stop_event=None) -> None:
+    def block(self, stop_event: threading.Event | None = None) -> None:
         with self.cv:
-            deadline = CALLBACK_TIMEOUT
+            deadline: float = CALLBACK_TIMEOUT
             while not (self.row_count < 0 or self.disable):
                 if stop_event is not None and stop_event.is_set():
                     return
@@ -54,7 +58,7 @@ class BlockReleasePair:
                     self.disable = True
             self.row_count += 1
 
-    def release(self, pass_rows=None, data=None) -> None:
+    def release(self, pass_rows: int | None = None, data: Any = None) -> None:
         with self.cv:
             self.row_count -= self.default_rows if pass_rows is None else pass_rows
             if self.callback is not None:
@@ -70,7 +74,8 @@ class BlockReleasePair:
 class SyncWaitDataset(Dataset):
     """The rows of ``child``, each one waiting at the barrier named ``condition_name`` (see ``sync_wait``)."""
 
-    def __init__(self, child, condition_name, num_batch=1, callback=None):
+    def __init__(self, child: Dataset, condition_name: str, num_batch: int = 1,
+                 callback: Callable[[Any], Any] | None = None):
         super().__init__([child])
         if not isinstance(condition_name, str):
             raise TypeError(f"sync_wait: condition_name must be a str, but got {condition_name!r}")
@@ -101,17 +106,17 @@ class SyncWaitDataset(Dataset):
                     return
                 yield slice_block(block, i, i + 1)
 
-    def get_sync_notifiers(self):
+    def get_sync_notifiers(self) -> dict[str, Callable[[int | None, Any], None]]:
         return {**self.children[0].get_sync_notifiers(), self._condition_name: self._pair.release}
 
-    def is_sync(self):
+    def is_sync(self) -> bool:
         return True
 
-    def disable_sync(self):
+    def disable_sync(self) -> None:
         self._pair.disable_lock()
 
 
-def notify_batch_size(node, batch_size):
+def notify_batch_size(node: Dataset, batch_size: int) -> None:
     """Tell the barriers below a new ``batch`` that one release lets ``batch_size`` rows through."""
     if isinstance(node, SyncWaitDataset):
         node._pair.update_batched_size(batch_size)

@@ -1,8 +1,14 @@
 """In-memory sources: ``PaddedDataset`` (rows given as dicts) and ``RandomDataset`` (random rows of a schema)."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 import numpy as np
 
 from . import config
 from ._block import column_from_rows
+from ._samplers import Sampler
 from ._sources import MappableSource
 from ._tfrecord import Schema
 
@@ -15,7 +21,7 @@ class PaddedDataset(MappableSource):
 
     Args: padded_samples (list of dict)."""
 
-    def __init__(self, padded_samples):
+    def __init__(self, padded_samples: list[dict[str, Any]]):
         if not isinstance(padded_samples, list) or not padded_samples or \
                 not all(isinstance(s, dict) for s in padded_samples):
             raise TypeError(f"PaddedDataset: padded_samples must be a non-empty list of dicts, but got "
@@ -48,10 +54,13 @@ class RandomDataset(MappableSource):
     Args: total_rows (int, default random in [1, 1024]), schema (Schema | JSON file), columns_list (list),
         num_samples, num_parallel_workers, cache (unused), shuffle (default True), num_shards, shard_id."""
 
-    def __init__(self, total_rows=None, schema=None, columns_list=None, num_samples=None,
-                 num_parallel_workers=None, cache=None, shuffle=None, num_shards=None, shard_id=None):
+    def __init__(self, total_rows: int | None = None, schema: Schema | str | None = None,
+                 columns_list: Sequence[str] | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, cache: Any = None, shuffle: bool | None = None,
+                 num_shards: int | None = None, shard_id: int | None = None):
         seed = config.effective_seed()
-        self._seed = int(seed) if seed is not None else int(np.random.SeedSequence().entropy % (2 ** 32))
+        # a fresh SeedSequence's entropy is an int
+        self._seed = int(seed) if seed is not None else int(np.random.SeedSequence().entropy % (2 ** 32))  # type: ignore[operator]
         rng = np.random.default_rng(self._seed)
         if total_rows is None:
             total_rows = int(rng.integers(1, 1025))
@@ -104,9 +113,10 @@ class FakeImageDataset(MappableSource):
     Args: num_images (int), image_size ((H, W, C)), num_classes (int), base_seed (int), num_samples,
         num_parallel_workers, shuffle (default True), sampler, num_shards, shard_id, cache (unused)."""
 
-    def __init__(self, num_images=1000, image_size=(224, 224, 3), num_classes=10, base_seed=0, num_samples=None,
-                 num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None, shard_id=None,
-                 cache=None):
+    def __init__(self, num_images: int = 1000, image_size: Sequence[int] = (224, 224, 3), num_classes: int = 10,
+                 base_seed: int = 0, num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, sampler: Sampler | Iterable[int] | None = None,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None):
         for name, v in (("num_images", num_images), ("num_classes", num_classes)):
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"FakeImageDataset: {name} must be a positive int, but got {v!r}")
@@ -131,6 +141,6 @@ class FakeImageDataset(MappableSource):
             labels.append(rng.integers(0, self._classes))
         return [np.stack(images), np.asarray(labels, np.uint32)]
 
-    def num_classes(self):
+    def num_classes(self) -> int:
         return self._classes
 

@@ -1,6 +1,9 @@
 """Text corpora in their published layouts: CSV classification sets (AG News, Amazon / Yelp reviews, DBpedia,
 Sogou News, Yahoo Answers) and line corpora (Penn Treebank, WikiText, EnWik9). Columns are strings."""
+from __future__ import annotations
+
 import os
+from typing import Any
 
 from ._sources import check_dir
 from ._text_sources import CSVDataset, TextFileDataset
@@ -22,7 +25,7 @@ def _files(op, dataset_dir, usage, pattern, usages):
 
 
 class _CsvCorpus(CSVDataset):
-    _columns = ()
+    _columns: tuple[str, ...] = ()
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  num_shards=None, shard_id=None, cache=None):
@@ -62,7 +65,8 @@ class YelpReviewDataset(_CsvCorpus):
 
 
 class _LineCorpus(TextFileDataset):
-    _pattern, _usages = "", ()
+    _pattern = ""
+    _usages: tuple[str, ...] = ()
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  num_shards=None, shard_id=None, cache=None):
@@ -83,8 +87,9 @@ class WikiTextDataset(_LineCorpus):
 class EnWik9Dataset(TextFileDataset):
     """EnWik9 (the ``enwik9`` file): one row per line. Column: text."""
 
-    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=True, num_shards=None,
-                 shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = True, num_shards: int | None = None, shard_id: int | None = None,
+                 cache: Any = None):
         path = os.path.join(check_dir(dataset_dir), "enwik9")
         if not os.path.isfile(path):
             raise ValueError(f"EnWik9Dataset: {path} does not exist")

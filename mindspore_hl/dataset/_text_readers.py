@@ -3,9 +3,13 @@
 Like MindSpore's line readers, the files of a usage are read by ``num_parallel_workers`` readers and, without
 shuffling, their rows interleave (see ``_text_sources.interleave``). Column names, dtypes and row order follow
 real MindSpore 2.10 reading the same files (tools/oracle/record_dataset_readers.py)."""
+from __future__ import annotations
+
 import json
 import os
 import re
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +27,9 @@ class _FileRows(MappableSource):
     """Rows parsed up front from a usage's files (``_parse(path) -> [row tuple]``), interleaved across files."""
 
     _usages: dict = {}
+
+    def _parse(self, path):
+        raise NotImplementedError
 
     def __init__(self, dataset_dir, usage, num_samples, num_parallel_workers, shuffle, num_shards, shard_id):
         op = type(self).__name__
@@ -52,7 +59,8 @@ class _FileRows(MappableSource):
 
 def _sentences(op, path, width, sep):
     """Blank-line separated sentences of ``width`` fields per token -> [(field arrays of str)]."""
-    out, current = [], []
+    out: list[tuple[np.ndarray, ...]] = []
+    current: list[list[str]] = []
     for n, line in enumerate(read_text(op, path).splitlines(), start=1):
         if not line.strip():
             if current:
@@ -74,8 +82,9 @@ class CoNLL2000Dataset(_FileRows):
 
     _usages = {"train": "train.txt", "test": "test.txt"}
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=True, num_shards=None, shard_id=None,
-                 num_parallel_workers=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 shuffle: bool | None = True, num_shards: int | None = None, shard_id: int | None = None,
+                 num_parallel_workers: int | None = None, cache: Any = None):
         self.column_names = ["word", "pos_tag", "chunk_tag"]
         super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle, num_shards, shard_id)
 
@@ -89,8 +98,9 @@ class UDPOSDataset(_FileRows):
 
     _usages = {"train": "en-ud-tag.v2.train.txt", "valid": "en-ud-tag.v2.dev.txt", "test": "en-ud-tag.v2.test.txt"}
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=True, num_shards=None, shard_id=None,
-                 num_parallel_workers=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 shuffle: bool | None = True, num_shards: int | None = None, shard_id: int | None = None,
+                 num_parallel_workers: int | None = None, cache: Any = None):
         self.column_names = ["word", "universal", "stanford"]
         super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle, num_shards, shard_id)
 
@@ -102,8 +112,9 @@ class SQuADDataset(_FileRows):
     """SQuAD 1.1 / 2.0 (``train-v1.1.json`` / ``dev-v1.1.json`` or the ``-v2.0`` files): one row per question.
     Columns: context str, question str, text (1-D str: the answers), answer_start (1-D uint32)."""
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=True,
-                 num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = True, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         self.column_names = ["context", "question", "text", "answer_start"]
         folder = check_dir(dataset_dir)
         version = "2.0" if os.path.isfile(os.path.join(folder, "train-v2.0.json")) or \
@@ -138,8 +149,9 @@ class SST2Dataset(_FileRows):
 
     _usages = {"train": "train.tsv", "dev": "dev.tsv", "test": "test.tsv"}
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=True,
-                 num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = True, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         usage = "train" if usage is None else usage
         check_choice("SST2Dataset", "usage", usage, tuple(self._usages))
         self.column_names = ["sentence"] if usage == "test" else ["sentence", "label"]
@@ -176,8 +188,9 @@ class CLUEDataset(MappableSource):
     Args: dataset_files (str or list of str, glob patterns allowed), task (default 'AFQMC'), usage ('train' |
         'test' | 'eval'), num_samples, num_parallel_workers, shuffle (default True), num_shards, shard_id."""
 
-    def __init__(self, dataset_files, task="AFQMC", usage="train", num_samples=None, num_parallel_workers=None,
-                 shuffle=True, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_files: str | Sequence[str], task: str = "AFQMC", usage: str = "train",
+                 num_samples: int | None = None, num_parallel_workers: int | None = None, shuffle: bool | None = True,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None):
         check_choice("CLUEDataset", "task", task, tuple(_CLUE))
         check_choice("CLUEDataset", "usage", usage, ("train", "test", "eval"))
         self.dataset_files = expand_files("CLUEDataset", dataset_files)
@@ -285,9 +298,10 @@ class IWSLT2016Dataset(_IWSLT):
     _PAIRS = (("en", "fr"), ("en", "de"), ("en", "cs"), ("en", "ar"), ("fr", "en"), ("de", "en"), ("cs", "en"),
               ("ar", "en"))
 
-    def __init__(self, dataset_dir, usage=None, language_pair=None, valid_set=None, test_set=None,
-                 num_samples=None, shuffle=True, num_shards=None, shard_id=None, num_parallel_workers=None,
-                 cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, language_pair: Sequence[str] | None = None,
+                 valid_set: str | None = None, test_set: str | None = None, num_samples: int | None = None,
+                 shuffle: bool | None = True, num_shards: int | None = None, shard_id: int | None = None,
+                 num_parallel_workers: int | None = None, cache: Any = None):
         valid_set = check_choice("IWSLT2016Dataset", "valid_set", valid_set or "tst2013", _SETS16)
         test_set = check_choice("IWSLT2016Dataset", "test_set", test_set or "tst2014", _SETS16)
         self.dataset_dir = check_dir(dataset_dir)
@@ -304,8 +318,9 @@ class IWSLT2017Dataset(_IWSLT):
     _prefix = "IWSLT17"
     _LANGS = ("en", "nl", "de", "it", "ro")
 
-    def __init__(self, dataset_dir, usage=None, language_pair=None, num_samples=None, shuffle=True,
-                 num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, language_pair: Sequence[str] | None = None,
+                 num_samples: int | None = None, shuffle: bool | None = True, num_shards: int | None = None,
+                 shard_id: int | None = None, num_parallel_workers: int | None = None, cache: Any = None):
         self.dataset_dir = check_dir(dataset_dir)
         pairs = tuple((a, b) for a in self._LANGS for b in self._LANGS if a != b)
         folder = os.path.join(self.dataset_dir, "texts", "DeEnItNlRo", "DeEnItNlRo", "DeEnItNlRo-DeEnItNlRo")

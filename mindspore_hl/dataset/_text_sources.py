@@ -4,10 +4,14 @@ Like MindSpore's non-mappable readers, the file list is sorted and, without shuf
 from ``num_parallel_workers`` readers (worker ``k`` reads files ``k, k + W, ...`` one after the other), so two
 files read with the default workers interleave row by row while one worker reads them back to back.
 """
+from __future__ import annotations
+
 import csv
 import glob
 import io
 import os
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -17,7 +21,7 @@ from ._sources import DatasetFormatError, MappableSource
 __all__ = ["TextFileDataset", "CSVDataset", "expand_files", "interleave"]
 
 
-def expand_files(op, dataset_files):
+def expand_files(op: str, dataset_files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[str]:
     """A pattern or a list of files -> the sorted list of existing files (errors name what is missing)."""
     if isinstance(dataset_files, (str, os.PathLike)):
         pattern = os.fspath(dataset_files)
@@ -35,7 +39,7 @@ def expand_files(op, dataset_files):
     return files
 
 
-def interleave(per_file, workers):
+def interleave(per_file: Sequence[list[Any]], workers: int) -> list[Any]:
     """Rows of each file (lists) in MindSpore's non-shuffled order for ``workers`` reader threads."""
     workers = max(1, min(workers, len(per_file)))
     streams = [[r for f in per_file[k::workers] for r in f] for k in range(workers)]
@@ -75,6 +79,9 @@ class _LineSource(MappableSource):
         workers = self.num_parallel_workers or config.get_num_parallel_workers()
         self._rows = interleave([self._parse(f) for f in self.dataset_files], workers)
 
+    def _parse(self, path):
+        raise NotImplementedError
+
     def _length(self):
         return len(self._rows)
 
@@ -89,8 +96,9 @@ class TextFileDataset(_LineSource):
     Args: dataset_files (str: file or glob pattern | list of str), num_samples, num_parallel_workers,
         shuffle (bool or Shuffle, default True), num_shards, shard_id, cache (unused)."""
 
-    def __init__(self, dataset_files, num_samples=None, num_parallel_workers=None, shuffle=None, num_shards=None,
-                 shard_id=None, cache=None):
+    def __init__(self, dataset_files: str | Sequence[str], num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         self.column_names = ["text"]
         super().__init__(dataset_files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id)
 
@@ -106,8 +114,10 @@ class CSVDataset(_LineSource):
     Args: dataset_files, field_delim (str, default ','), column_defaults (list), column_names (list of str),
         num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache (unused)."""
 
-    def __init__(self, dataset_files, field_delim=",", column_defaults=None, column_names=None, num_samples=None,
-                 num_parallel_workers=None, shuffle=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_files: str | Sequence[str], field_delim: str = ",",
+                 column_defaults: Sequence[Any] | None = None, column_names: Sequence[str] | None = None,
+                 num_samples: int | None = None, num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None):
         if not isinstance(field_delim, str) or len(field_delim) != 1 or field_delim in "\"\r\n":
             raise ValueError(f"CSVDataset: field_delim must be one character other than a quote or newline, but "
                              f"got {field_delim!r}")
@@ -120,7 +130,7 @@ class CSVDataset(_LineSource):
             raise TypeError(f"CSVDataset: column_names must be a list of str, but got {column_names!r}")
         self.field_delim, self.column_defaults = field_delim, column_defaults
         self._given_names = column_names
-        self.column_names = None
+        self.column_names = None  # type: ignore[assignment]  # set from the header by _parse
         super().__init__(dataset_files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id)
         if self.column_names is None:
             raise DatasetFormatError(f"CSVDataset: {self.dataset_files[0]} is empty; it has no header line")

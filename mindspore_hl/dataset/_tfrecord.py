@@ -5,11 +5,15 @@ masked CRC-32C. The data is a protobuf ``Example { Features features = 1; }``, `
 feature = 1; }``, ``Feature { oneof { BytesList bytes_list = 1; FloatList float_list = 2; Int64List int64_list
 = 3; } }``, each list a ``repeated`` field 1 (floats and ints usually packed). The wire format is decoded here.
 """
+from __future__ import annotations
+
 import gzip
 import json
 import os
 import struct
 import zlib
+from collections.abc import Sequence
+from typing import Any
 
 import google_crc32c
 import numpy as np
@@ -70,7 +74,7 @@ def _feature(buf):
         if kind == 1:
             return "bytes", [bytes(v) for n, w, v in _fields(body) if n == 1]
         if kind == 2:
-            vals = []
+            vals: list[float] = []
             for n, w, v in _fields(body):
                 if n == 1:
                     vals.extend(np.frombuffer(bytes(v), "<f4").tolist() if w == 2 else
@@ -93,9 +97,9 @@ def _feature(buf):
     return "int", np.zeros(0, np.int64)   # an empty Feature
 
 
-def parse_example(data):
+def parse_example(data: bytes) -> dict[str, tuple[str, Any]]:
     """``{name: ("bytes", [bytes]) | ("float", float32 array) | ("int", int64 array)}`` of one Example."""
-    out = {}
+    out: dict[Any, tuple[str, Any]] = {}
     for num, _, features in _fields(memoryview(data)):
         if num != 1:
             continue
@@ -118,9 +122,9 @@ class Schema:
     Args: schema_file (str): a JSON file ``{"columns": {name: {"type": t, "rank": r, "shape": [...]}}}``
         (or a list of ``{"name": ...}`` entries), as ``to_json`` writes."""
 
-    def __init__(self, schema_file=None):
-        self.columns = []
-        self.num_rows = None
+    def __init__(self, schema_file: str | None = None):
+        self.columns: list[dict[str, Any]] = []
+        self.num_rows: int | None = None
         self.dataset_type = ""
         if schema_file is not None:
             if not os.path.isfile(schema_file):
@@ -131,14 +135,14 @@ class Schema:
                 except ValueError as e:
                     raise ValueError(f"Schema: {schema_file}: {e}") from e
 
-    def add_column(self, name, de_type, shape=None):
+    def add_column(self, name: str, de_type: Any, shape: list[int] | None = None) -> None:
         """Add a column. Args: name (str), de_type (str or mindspore dtype), shape (list of int, optional)."""
         if not isinstance(name, str) or not name:
             raise TypeError(f"Schema.add_column: name must be a non-empty str, but got {name!r}")
         t = de_type if isinstance(de_type, str) else str(np.dtype(getattr(de_type, "to_numpy", lambda: de_type)()))
         if t not in _DE_TYPES:
             raise TypeError(f"Schema.add_column: de_type {de_type!r} is not one of {list(_DE_TYPES)}")
-        col = {"name": name, "type": t}
+        col: dict[str, Any] = {"name": name, "type": t}
         if shape is not None:
             if not isinstance(shape, list) or not all(isinstance(d, int) for d in shape):
                 raise TypeError(f"Schema.add_column: shape must be a list of int, but got {shape!r}")
@@ -146,25 +150,25 @@ class Schema:
         col["rank"] = len(shape) if shape is not None else 1
         self.columns.append(col)
 
-    def parse_columns(self, columns):
+    def parse_columns(self, columns: dict[str, dict[str, Any]] | Sequence[dict[str, Any]]) -> None:
         """Replace the columns from a dict ``{name: {"type", "shape"}}`` or a list of ``{"name", ...}``."""
         self.columns = []
         items = columns.items() if isinstance(columns, dict) else [(c.get("name"), c) for c in columns]
         for name, spec in items:
             if "type" not in spec:
                 raise ValueError(f"column {name!r} has no type")
-            self.add_column(name, spec["type"], spec.get("shape"))
+            self.add_column(name, spec["type"], spec.get("shape"))  # type: ignore[arg-type]  # it checks name
 
-    def from_json(self, json_obj):
+    def from_json(self, json_obj: dict[str, Any]) -> None:
         if "columns" not in json_obj:
             raise ValueError("the schema JSON has no 'columns'")
         self.parse_columns(json_obj["columns"])
         self.num_rows = json_obj.get("numRows")
         self.dataset_type = json_obj.get("datasetType", "")
 
-    def to_json(self):
+    def to_json(self) -> str:
         cols = [dict(sorted(c.items())) for c in self.columns]
-        doc = {"columns": cols}
+        doc: dict[str, Any] = {"columns": cols}
         if self.num_rows is not None:
             doc["numRows"] = self.num_rows
         return json.dumps(doc, indent=2)
@@ -183,7 +187,7 @@ def _load_schema(schema):
     raise TypeError(f"TFRecordDataset: schema must be a Schema or a JSON file path, but got {schema!r}")
 
 
-def read_records(path, compression_type=""):
+def read_records(path: str, compression_type: str = "") -> list[bytes]:
     """The record payloads of one TFRecord file (length CRCs checked; a bad file is named)."""
     try:
         with open(path, "rb") as f:
@@ -226,9 +230,11 @@ class TFRecordDataset(MappableSource):
         num_parallel_workers, shuffle (default True), num_shards, shard_id, shard_equal_rows (accepted),
         cache (unused), compression_type ('' | 'GZIP' | 'ZLIB')."""
 
-    def __init__(self, dataset_files, schema=None, columns_list=None, num_samples=None, num_parallel_workers=None,
-                 shuffle=None, num_shards=None, shard_id=None, shard_equal_rows=False, cache=None,
-                 compression_type=None):
+    def __init__(self, dataset_files: str | Sequence[str], schema: Schema | str | None = None,
+                 columns_list: Sequence[str] | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, shard_equal_rows: bool = False, cache: Any = None,
+                 compression_type: str | None = None):
         self.dataset_files = expand_files("TFRecordDataset", dataset_files)
         compression_type = compression_type or ""
         if compression_type not in ("", "GZIP", "ZLIB"):
@@ -271,7 +277,7 @@ class TFRecordDataset(MappableSource):
         if kind == "bytes":
             if t in ("string", "bytes"):
                 arr = np.array([x.decode("utf-8", "replace") if t == "string" else x for x in v])
-                return arr[0] if len(v) == 1 and not spec.get("shape") else arr
+                return arr[0] if len(v) == 1 and not spec.get("shape") else arr  # type: ignore[union-attr]
             if len(v) != 1 and (t is None or t == "uint8"):
                 raise DatasetFormatError(f"TFRecordDataset: {path}: feature {name!r} holds {len(v)} byte strings; "
                                          f"give it type 'string' in the schema")
@@ -288,7 +294,7 @@ class TFRecordDataset(MappableSource):
         return arr
 
     def _read(self, ids):
-        out = [[] for _ in self.column_names]
+        out: list[list[Any]] = [[] for _ in self.column_names]
         for i in ids:
             path, data = self._records[int(i)]
             try:

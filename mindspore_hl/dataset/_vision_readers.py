@@ -2,13 +2,18 @@
 
 Column names, dtypes and row order follow real MindSpore 2.10 reading the same files (recorded by
 tools/oracle/record_dataset_readers.py)."""
+from __future__ import annotations
+
 import os
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
 from . import config
 from ._idx import find_idx, read_idx_file
 from ._readers_base import RowSource, check_choice, list_dir, read_image, read_text
+from ._samplers import Sampler
 from ._sources import DatasetFormatError, MappableSource, check_dir
 from ._text_sources import interleave
 
@@ -18,6 +23,8 @@ __all__ = ["USPSDataset", "SemeionDataset", "EMnistDataset", "QMnistDataset", "S
 
 class _ArraySource(MappableSource):
     """Rows held as whole arrays (``self._columns``, one per column), read by fancy indexing."""
+
+    _columns: list[np.ndarray]
 
     def _length(self):
         return len(self._columns[0])
@@ -40,8 +47,9 @@ class USPSDataset(_ArraySource):
     ((16, 16, 1), 255, 2)
     """
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=True,
-                 num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = True, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         usage = check_choice("USPSDataset", "usage", "all" if usage is None else usage, ("train", "test", "all"))
         self.dataset_dir = check_dir(dataset_dir)
         if shuffle is not None and not isinstance(shuffle, bool):
@@ -81,8 +89,9 @@ class SemeionDataset(_ArraySource):
     """Semeion handwritten digits: ``semeion.data``, 256 binary pixels then a one-hot label per line.
     Columns: image (16, 16) uint8 of 0 / 1, label uint32."""
 
-    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
-                 num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, sampler: Sampler | Iterable[int] | None = None,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None):
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         path = os.path.join(self.dataset_dir, "semeion.data")
@@ -114,7 +123,7 @@ def _idx_pairs(op, dataset_dir, stems, label_magic):
         for stem, path in zip((img_stem, lbl_stem), paths):
             if path is None:
                 raise DatasetFormatError(f"{op}: {os.path.join(dataset_dir, stem)} (or {stem}.gz) not found")
-        img, lbl = read_idx_file(paths[0], 0x803), read_idx_file(paths[1], label_magic)
+        img, lbl = read_idx_file(paths[0], 0x803), read_idx_file(paths[1], label_magic)  # type: ignore[arg-type]
         if len(img) != len(lbl):
             raise DatasetFormatError(f"{op}: {paths[0]} holds {len(img)} images but {paths[1]} holds {len(lbl)} "
                                      f"labels")
@@ -129,8 +138,10 @@ class EMnistDataset(_ArraySource):
 
     _NAMES = ("byclass", "bymerge", "balanced", "letters", "digits", "mnist")
 
-    def __init__(self, dataset_dir, name, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, name: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         check_choice("EMnistDataset", "name", name, self._NAMES)
         usage = check_choice("EMnistDataset", "usage", "all" if usage is None else usage, ("train", "test", "all"))
         self.dataset_dir = check_dir(dataset_dir)
@@ -148,8 +159,10 @@ class QMnistDataset(_ArraySource):
     _FILES = {"train": ["qmnist-train"], "test": ["qmnist-test"], "test10k": ["qmnist-test"],
               "test50k": ["qmnist-test"], "nist": ["xnist"], "all": ["qmnist-train", "qmnist-test", "xnist"]}
 
-    def __init__(self, dataset_dir, usage=None, compat=True, num_samples=None, num_parallel_workers=None,
-                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, compat: bool = True, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         usage = check_choice("QMnistDataset", "usage", "all" if usage is None else usage, tuple(self._FILES))
         if not isinstance(compat, bool):
             raise TypeError(f"QMnistDataset: compat must be a bool, but got {compat!r}")
@@ -175,8 +188,10 @@ class STL10Dataset(_ArraySource):
     _SPLITS = {"train": ["train"], "test": ["test"], "unlabeled": ["unlabeled"],
                "train+unlabeled": ["train", "unlabeled"], "all": ["train", "test", "unlabeled"]}
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None):
         usage = check_choice("STL10Dataset", "usage", "all" if usage is None else usage, tuple(self._SPLITS))
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
@@ -211,8 +226,9 @@ class Caltech256Dataset(RowSource):
 
     _EXTS = (".jpg", ".jpeg", ".png", ".bmp", ".gif")
 
-    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, decode=False,
-                 sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, decode: bool = False, sampler: Sampler | Iterable[int] | None = None,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None):
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         self.decode = bool(decode)
@@ -232,8 +248,9 @@ class SUN397Dataset(RowSource):
     sorted category order; label uint32 is the category's line in ``ClassName.txt``.
     Columns: image (bytes, or (H, W, 3) uint8 with ``decode``), label uint32."""
 
-    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, decode=False,
-                 sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir: str, num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, decode: bool = False, sampler: Sampler | Iterable[int] | None = None,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None):
         self.dataset_dir = check_dir(dataset_dir)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         self.decode = bool(decode)

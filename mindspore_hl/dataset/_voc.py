@@ -1,10 +1,15 @@
 """``VOCDataset``: PASCAL VOC detection (XML boxes) and segmentation (PNG masks)."""
+from __future__ import annotations
+
 import os
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
 from ._block import column_from_rows, file_bytes, object_column
+from ._samplers import Sampler
 from ._sources import DatasetFormatError, MappableSource, check_dir
 from .vision._ops import decode_bytes
 
@@ -24,7 +29,8 @@ def _parse_xml(path):
         if not name or box is None:
             raise DatasetFormatError(f"VOCDataset: {path}: an <object> lacks <name> or <bndbox>")
         try:
-            xmin, ymin, xmax, ymax = (float(box.findtext(t)) for t in ("xmin", "ymin", "xmax", "ymax"))
+            # a missing tag gives None: float() raises TypeError, reported below
+            xmin, ymin, xmax, ymax = (float(box.findtext(t)) for t in ("xmin", "ymin", "xmax", "ymax"))  # type: ignore[arg-type]
         except (TypeError, ValueError):
             raise DatasetFormatError(f"VOCDataset: {path}: <bndbox> of {name!r} needs numeric xmin, ymin, xmax, "
                                      f"ymax") from None
@@ -49,9 +55,12 @@ class VOCDataset(MappableSource):
 
     _parallel_read = True
 
-    def __init__(self, dataset_dir, task="Segmentation", usage="train", class_indexing=None, num_samples=None,
-                 num_parallel_workers=None, shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None,
-                 cache=None, extra_metadata=False, decrypt=None):
+    def __init__(self, dataset_dir: str, task: str = "Segmentation", usage: str = "train",
+                 class_indexing: dict[str, int] | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None, decode: bool = False,
+                 sampler: Sampler | Iterable[int] | None = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None, extra_metadata: bool = False,
+                 decrypt: Callable[[str], bytes] | None = None):
         if task not in ("Segmentation", "Detection"):
             raise ValueError(f"VOCDataset: task must be 'Segmentation' or 'Detection', but got {task!r}")
         if class_indexing is not None and task != "Detection":
@@ -112,11 +121,11 @@ class VOCDataset(MappableSource):
             cols.append(np.array([self._ids[i] for i in picked]))
         return cols
 
-    def get_class_indexing(self):
+    def get_class_indexing(self) -> dict[str, int]:
         """Class name -> label (Detection)."""
         if self.task != "Detection":
             raise RuntimeError("VOCDataset: get_class_indexing is only available for task='Detection'")
         return dict(self._class_indexing)
 
-    def num_classes(self):
+    def num_classes(self) -> int | None:
         return len(self._class_indexing) if self.task == "Detection" else None

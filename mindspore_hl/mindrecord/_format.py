@@ -10,8 +10,12 @@ entry is just that field. When the schema has an int32/int64 array, every intege
 narrowed: a 4-byte big-endian element count, a bitmap of 2-bit widths (int8/16/32/64, first element in the high
 bits), then each element little-endian in its own width.
 """
+
+from __future__ import annotations
+
 import json
 import struct
+from typing import Any
 
 import numpy as np
 
@@ -102,7 +106,7 @@ def _pack(value, out):
         raise TypeError(f"MindRecord: cannot store a {type(value).__name__} in a raw field")
 
 
-def pack(value):
+def pack(value: Any) -> bytes:
     """MessagePack bytes of ``value`` (None, bool, int, float, str, list, dict), as nlohmann::json writes them."""
     out = bytearray()
     _pack(value, out)
@@ -155,15 +159,15 @@ def _unpack(buf, pos):
             fmt = ">H" if b == 0xDC else ">I"
             n = struct.unpack_from(fmt, buf, pos)[0]
             pos += struct.calcsize(fmt)
-        out = []
+        items: list[Any] = []
         for _ in range(n):
             v, pos = _unpack(buf, pos)
-            out.append(v)
-        return out, pos
+            items.append(v)
+        return items, pos
     raise ValueError(f"unsupported MessagePack byte 0x{b:02x} at offset {pos - 1}")
 
 
-def unpack(buf):
+def unpack(buf: bytes) -> Any:
     """The value encoded in MessagePack ``buf``."""
     value, pos = _unpack(memoryview(buf), 0)
     if pos != len(buf):
@@ -172,7 +176,7 @@ def unpack(buf):
 
 
 # ---------------------------------------------------------------------------------------------- integers
-def compress_int(values):
+def compress_int(values: np.ndarray) -> bytes:
     """MindSpore's narrowed integer encoding of a 1-D int32/int64 array (see the module docstring)."""
     v = np.asarray(values).reshape(-1).astype(np.int64)
     width = np.full(v.shape, 3, np.uint8)
@@ -190,7 +194,7 @@ def compress_int(values):
     return b"".join(parts)
 
 
-def uncompress_int(buf, dtype):
+def uncompress_int(buf: bytes, dtype: np.dtype | type) -> np.ndarray:
     """Inverse of ``compress_int``: the 1-D array of ``dtype`` (int32 or int64)."""
     n = struct.unpack_from(">I", buf, 0)[0]
     nbit = -(-n // 4)
@@ -208,8 +212,9 @@ def uncompress_int(buf, dtype):
 
 
 # ---------------------------------------------------------------------------------------------- header
-def header_json(header_size, page_size, index_fields, pages, compression_size, schema, desc, blob_fields,
-                shard_addresses, shard_id):
+def header_json(header_size: int, page_size: int, index_fields: list[str], pages: list[dict[str, Any]],
+                compression_size: int, schema: dict[str, dict[str, Any]], desc: str, blob_fields: list[str],
+                shard_addresses: list[str], shard_id: int) -> bytes:
     """The header document, keys in the order MindSpore 2.x writes them."""
     doc = {
         "header_size": header_size,
@@ -227,10 +232,10 @@ def header_json(header_size, page_size, index_fields, pages, compression_size, s
     return json.dumps(doc, separators=(",", ":")).encode("utf-8")
 
 
-def blob_fields_of(schema):
+def blob_fields_of(schema: dict[str, dict[str, Any]]) -> list[str]:
     """Fields stored in blob pages: bytes and arrays (those with a shape), in sorted order."""
     return [k for k in sorted(schema) if schema[k]["type"] == "bytes" or "shape" in schema[k]]
 
 
-def compresses_ints(schema):
+def compresses_ints(schema: dict[str, dict[str, Any]]) -> bool:
     return any("shape" in v and v["type"] in ("int32", "int64") for v in schema.values())

@@ -1,10 +1,14 @@
 """``FileReader`` and the shard reader under ``MindDataset``: rows of MindRecord files located through their
 SQLite indexes (see ``_format`` for the layout)."""
+
+from __future__ import annotations
+
 import json
 import os
 import sqlite3
 import struct
 import threading
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -15,7 +19,7 @@ __all__ = ["FileReader", "ShardSet"]
 _NP = {"int32": np.int32, "int64": np.int64, "float32": np.float32, "float64": np.float64}
 
 
-def read_header(path):
+def read_header(path: str) -> dict[str, Any]:
     """The header document of one shard file. Raises FormatError naming ``path``."""
     try:
         with open(path, "rb") as f:
@@ -78,7 +82,7 @@ class _Shard:
 class ShardSet:
     """Every row of a MindRecord dataset: one file (with all shards it names) or an explicit list of shards."""
 
-    def __init__(self, dataset_files, op="MindDataset"):
+    def __init__(self, dataset_files: str | os.PathLike | Sequence[str | os.PathLike], op: str = "MindDataset") -> None:
         if isinstance(dataset_files, (str, os.PathLike)):
             first = os.fspath(dataset_files)
             if not os.path.isfile(first):
@@ -143,7 +147,7 @@ class ShardSet:
             return np.frombuffer(v if isinstance(v, bytes) else str(v).encode(), np.uint8) if numpy else v
         return np.array(v, dtype=_NP[t]) if numpy else _NP[t](v).item()
 
-    def read(self, j, columns, numpy=True):
+    def read(self, j: int, columns: Sequence[str], numpy: bool = True) -> list[Any]:
         """Row ``j`` (over all shards) as a list of values for ``columns``."""
         k, i = self.locations[j]
         shard = self.shards[k]
@@ -172,7 +176,8 @@ class FileReader:
     [7]
     """
 
-    def __init__(self, file_name, num_consumer: int = 4, columns: list = None, operator=None) -> None:
+    def __init__(self, file_name: str | list[str], num_consumer: int = 4, columns: list[str] | None = None,
+                 operator: Any = None) -> None:
         self._set = ShardSet(file_name, "FileReader")
         names = list(self._set.schema)
         if columns is not None:
@@ -184,7 +189,7 @@ class FileReader:
             names = columns
         self._columns = names
 
-    def get_next(self):
+    def get_next(self) -> Iterator[dict[str, Any]]:
         """Yield each row as ``{field: value}`` (ints, floats, str, bytes, ndarrays)."""
         for j in range(len(self._set)):
             yield dict(zip(self._columns, self._set.read(j, self._columns, numpy=False)))

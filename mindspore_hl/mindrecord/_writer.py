@@ -1,8 +1,12 @@
 """``FileWriter``: write rows into MindRecord shard files and their SQLite indexes (readable by MindSpore)."""
+
+from __future__ import annotations
+
 import os
 import re
 import sqlite3
 import struct
+from typing import Any
 
 import numpy as np
 
@@ -15,7 +19,7 @@ _MIN_PAGE, _MAX_PAGE = 32 * 1024, 256 * 1024 * 1024
 _SQL_TYPES = {"int32": "INTEGER", "int64": "INTEGER", "float32": "REAL", "float64": "REAL", "string": "TEXT"}
 
 
-def check_schema(content):
+def check_schema(content: dict[str, dict[str, Any]]) -> None:
     """MindSpore's schema rules: field names of [0-9a-zA-Z_]; scalar types, or an array type with a shape."""
     if not content or not isinstance(content, dict):
         raise ValueError(f"FileWriter.add_schema: the schema must be a non-empty dict, but got {content!r}")
@@ -46,11 +50,11 @@ class _Shard:
         self.path = path
         self.f = open(path, "wb")
         self.header_size, self.page_size = header_size, page_size
-        self.pages = []          # header entries, by page id
-        self.blob = None         # the last blob page: [entry, bytearray]
-        self.raw = None          # the last raw page
+        self.pages: list[dict[str, Any]] = []   # header entries, by page id
+        self.blob: Any = None    # the last blob page: [entry, bytearray]
+        self.raw: Any = None     # the last raw page
         self.last_group = -1     # the last row group id given out on a raw page
-        self.rows = []           # index rows
+        self.rows: list[Any] = []   # index rows
         self.end = header_size
 
     def _open(self, kind, type_id, **fields):
@@ -180,10 +184,11 @@ class FileWriter:
                         raise RuntimeError(f"FileWriter: {q} already exists; pass overwrite=True to replace it")
                     os.remove(q)
         self._header_size, self._page_size = 1 << 24, 1 << 25
-        self._schema = None
+        # None until add_schema / add_index / the first write: typed as what the writing code reads
+        self._schema: dict[str, dict[str, Any]] = None  # type: ignore[assignment]
         self._desc = ""
-        self._index_fields = None
-        self._shards = None
+        self._index_fields: list[str] = None  # type: ignore[assignment]
+        self._shards: list[_Shard] = None  # type: ignore[assignment]
         self._compression = 0
         self._committed = False
 
@@ -208,7 +213,7 @@ class FileWriter:
         if self._shards is not None:
             raise RuntimeError(f"FileWriter.{what}: rows were already written")
 
-    def add_schema(self, content: dict, desc: str = None) -> int:
+    def add_schema(self, content: dict, desc: str | None = None) -> int:
         """Describe the fields: ``{name: {"type": t}}`` or ``{name: {"type": t, "shape": [...]}}``. Returns 0."""
         if self._schema is not None:
             raise RuntimeError("FileWriter.add_schema: a MindRecord file holds one schema; it was already added")

@@ -12,14 +12,26 @@ for recomputation:
 - ``recompute()`` wraps the construct in ``jax.checkpoint``: its activations are recomputed in the backward pass
   instead of kept.
 """
+from __future__ import annotations
+
 import itertools
 import time
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 import jax
 import jax.numpy as jnp
 
 from ..common.tensor import Tensor, wrap
+
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterator
+
+    from typing_extensions import Self
+
+    from ..common import dtype as mstype
+    from ..common.parameter import Parameter
+    from .cell import Cell
 
 __all__ = ["CellExtras", "HookHandle", "run_hooked"]
 
@@ -29,10 +41,10 @@ _ids = itertools.count()
 class HookHandle:
     """Returned by the ``register_*hook`` methods; ``remove()`` unregisters the hook."""
 
-    def __init__(self, table, cell=None):
+    def __init__(self, table: dict[int, Any], cell: Cell | None = None) -> None:
         self._table, self._cell, self.handle_id = table, cell, next(_ids)
 
-    def remove(self):
+    def remove(self) -> None:
         self._table.pop(self.handle_id, None)
         if self._cell is not None:
             _forget_graph(self._cell)
@@ -96,7 +108,7 @@ def _tap_inputs(cell, stash, xs):
     return tap(xs)
 
 
-def run_hooked(cell, args, kwargs):
+def run_hooked(cell: Cell, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Call ``cell._construct`` with its forward hooks, backward taps and recomputation."""
     hooks = cell.__dict__.get("_hooks") or _new_hooks()
     for hook in list(hooks["forward_pre"].values()):
@@ -182,49 +194,52 @@ class CellExtras:
             table.move_to_end(handle.handle_id, last=False)
         return handle
 
-    def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):
+    def register_forward_pre_hook(self, hook_fn: Callable[..., Any], *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> HookHandle:
         """``hook_fn(cell, inputs)`` runs before ``construct``; a non-None result replaces the inputs."""
         if with_kwargs:
             raise ValueError("register_forward_pre_hook: with_kwargs=True is not supported; Cells here are called "
                              "with positional inputs.")
         return self._register("forward_pre", hook_fn, prepend)
 
-    def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False, always_call=False):
+    def register_forward_hook(self, hook_fn: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False) -> HookHandle:
         """``hook_fn(cell, inputs, output)`` runs after ``construct``; a non-None result replaces the output."""
         if with_kwargs:
             raise ValueError("register_forward_hook: with_kwargs=True is not supported; Cells here are called "
                              "with positional inputs.")
         return self._register("forward", hook_fn, prepend)
 
-    def register_backward_hook(self, hook_fn):
+    def register_backward_hook(self, hook_fn: Callable[..., Any]) -> HookHandle:
         """``hook_fn(cell, grad_input, grad_output)`` runs in the backward pass, with the gradients w.r.t. the
         Cell's floating inputs and its output; a non-None result replaces ``grad_input``."""
         return self._register("backward", hook_fn)
 
-    def register_backward_pre_hook(self, hook_fn):
+    def register_backward_pre_hook(self, hook_fn: Callable[..., Any]) -> HookHandle:
         """``hook_fn(cell, grad_output)`` runs when the output's gradient is known; a non-None result replaces it."""
         return self._register("backward_pre", hook_fn)
 
     @property
-    def enable_backward_hook(self):
+    def enable_backward_hook(self) -> bool:
         hooks = self.__dict__.get("_hooks")
         return bool(hooks and (hooks["backward"] or hooks["backward_pre"]))
 
-    def recompute(self, *, use_reentrant=True, output_recompute=False, early_stop=True, context_fn=None, **kwargs):
+    def recompute(self, *, use_reentrant: bool = True, output_recompute: bool = False, early_stop: bool = True,
+                  context_fn: Callable[..., Any] | None = None, **kwargs: Any) -> Self:
         """Recompute this Cell's activations in the backward pass instead of keeping them (``jax.checkpoint``)."""
         self.__dict__["_recompute"] = True
         _forget_graph(self)
         return self
 
     # ---- traversal helpers ------------------------------------------------------------------------------------------
-    def apply(self, fn):
+    def apply(self, fn: Callable[..., Any]) -> Self:
         """Call ``fn(cell)`` on every sub-cell (children first) and on this Cell; returns this Cell."""
         for cell in self.cells():
             cell.apply(fn)
         fn(self)
         return self
 
-    def get_sub_cell(self, target):
+    def get_sub_cell(self, target: str) -> Cell | None:
         """The sub-cell at the dotted path ``target`` ('' is this Cell)."""
         cell = self
         for part in (target.split(".") if target else []):
@@ -234,68 +249,68 @@ class CellExtras:
             cell = sub
         return cell
 
-    def get_scope(self):
+    def get_scope(self) -> str | None:
         return self.__dict__.get("_scope_name")
 
-    def generate_scope(self):
+    def generate_scope(self) -> None:
         for name, cell in self.cells_and_names():
             cell.__dict__["_scope_name"] = name or type(self).__name__
 
-    def update_cell_prefix(self):
+    def update_cell_prefix(self) -> None:
         for name, cell in self.cells_and_names():
             cell.__dict__["_param_prefix"] = name
 
     @property
-    def param_prefix(self):
+    def param_prefix(self) -> str:
         return self.__dict__.get("_param_prefix", "")
 
-    def update_cell_type(self, cell_type):
+    def update_cell_type(self, cell_type: str) -> None:
         self.__dict__["_cell_type"] = cell_type
 
     @property
-    def create_time(self):
+    def create_time(self) -> float:
         return self.__dict__.setdefault("_create_time", time.time())
 
     @property
-    def cell_init_args(self):
+    def cell_init_args(self) -> str:
         return self.__dict__.get("_cell_init_args", "")
 
     @property
-    def bprop_debug(self):
+    def bprop_debug(self) -> bool:
         return self.__dict__.get("_bprop_debug", False)
 
     @bprop_debug.setter
-    def bprop_debug(self, value):
+    def bprop_debug(self, value: bool) -> None:
         self.__dict__["_bprop_debug"] = bool(value)
 
     # ---- flags ----------------------------------------------------------------------------------------------------
-    def add_flags(self, **flags):
+    def add_flags(self, **flags: Any) -> Self:
         self.__dict__.setdefault("_flags", {}).update(flags)
         return self
 
-    def add_flags_recursive(self, **flags):
+    def add_flags_recursive(self, **flags: Any) -> Self:
         for _, cell in self.cells_and_names():
             cell.add_flags(**flags)
         return self
 
-    def get_flags(self):
+    def get_flags(self) -> dict[str, Any]:
         return self.__dict__.setdefault("_flags", {})
 
     # ---- inputs ---------------------------------------------------------------------------------------------------
-    def set_inputs(self, *inputs, **kwargs):
+    def set_inputs(self, *inputs: Any, **kwargs: Any) -> Self:
         """Declare the (possibly dynamic-shape) inputs; compilation here specialises on each call's shapes anyway."""
         self.__dict__["_set_inputs"] = inputs
         return self
 
-    def get_inputs(self):
+    def get_inputs(self) -> tuple[Any, ...] | None:
         return self.__dict__.get("_set_inputs")
 
-    def cast_inputs(self, inputs, dst_type):
+    def cast_inputs(self, inputs: tuple[Any, ...], dst_type: mstype.Type) -> tuple[Any, ...]:
         """The floating Tensors of ``inputs`` cast to ``dst_type``."""
         return tuple(t.astype(dst_type) if _is_float(t) else t for t in inputs)
 
     # ---- buffers and state dicts -----------------------------------------------------------------------------------
-    def register_buffer(self, name, tensor, persistent=True):
+    def register_buffer(self, name: str, tensor: Tensor, persistent: bool = True) -> None:
         """A non-trainable Tensor attribute saved in ``state_dict`` (when ``persistent``)."""
         if not isinstance(name, str) or "." in name or not name:
             raise KeyError(f"register_buffer: the name must be a non-empty str without '.', got {name!r}.")
@@ -306,7 +321,8 @@ class CellExtras:
             self.__dict__.setdefault("_non_persistent", set()).add(name)
         self.__dict__[name] = tensor
 
-    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+    def named_buffers(self, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
         seen = set()
         cells = self.cells_and_names(name_prefix=prefix) if recurse else [(prefix, self)]
         for path, cell in cells:
@@ -316,11 +332,11 @@ class CellExtras:
                 seen.add(id(buf))
                 yield (f"{path}.{name}" if path else name), buf
 
-    def buffers(self, recurse=True):
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
         for _, buf in self.named_buffers(recurse=recurse):
             yield buf
 
-    def get_buffer(self, target):
+    def get_buffer(self, target: str) -> Tensor:
         path, _, name = target.rpartition(".")
         cell = self.get_sub_cell(path)
         bufs = cell.__dict__.get("_buffers", {})
@@ -328,22 +344,22 @@ class CellExtras:
             raise AttributeError(f"{type(cell).__name__} has no buffer '{name}'.")
         return bufs[name]
 
-    def get_extra_state(self):
+    def get_extra_state(self) -> Any:
         raise RuntimeError(f"{type(self).__name__}: get_extra_state() must be overridden to return extra state.")
 
-    def set_extra_state(self, state):
+    def set_extra_state(self, state: Any) -> None:
         raise RuntimeError(f"{type(self).__name__}: set_extra_state() must be overridden to accept extra state.")
 
-    def register_state_dict_pre_hook(self, hook):
+    def register_state_dict_pre_hook(self, hook: Callable[..., Any]) -> HookHandle:
         return self._register_plain("state_dict_pre", hook)
 
-    def register_state_dict_post_hook(self, hook):
+    def register_state_dict_post_hook(self, hook: Callable[..., Any]) -> HookHandle:
         return self._register_plain("state_dict_post", hook)
 
-    def register_load_state_dict_pre_hook(self, hook):
+    def register_load_state_dict_pre_hook(self, hook: Callable[..., Any]) -> HookHandle:
         return self._register_plain("load_pre", hook)
 
-    def register_load_state_dict_post_hook(self, hook):
+    def register_load_state_dict_post_hook(self, hook: Callable[..., Any]) -> HookHandle:
         return self._register_plain("load_post", hook)
 
     def _register_plain(self, kind, hook):
@@ -355,7 +371,8 @@ class CellExtras:
     def _sd_hooks(self, kind):
         return list(self.__dict__.get("_sd_hooks", {}).get(kind, {}).values())
 
-    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+    def state_dict(self, *args: Any, destination: dict[str, Any] | None = None, prefix: str = "",
+                   keep_vars: bool = False) -> dict[str, Any]:
         """OrderedDict of every Parameter (by name) and persistent buffer; values are the Parameters themselves
         with ``keep_vars``, else Tensor copies."""
         for hook in self._sd_hooks("state_dict_pre"):
@@ -373,7 +390,7 @@ class CellExtras:
             hook(self, out, prefix, keep_vars)
         return out
 
-    def load_state_dict(self, state_dict, strict=True):
+    def load_state_dict(self, state_dict: dict[str, Any], strict: bool = True) -> Any:
         """Copy values from ``state_dict`` into the Parameters and buffers of the same names.
 
         Returns ``(missing_keys, unexpected_keys)``; ``strict`` raises KeyError when either is non-empty.
@@ -403,93 +420,93 @@ class CellExtras:
             hook(self, result)
         return result
 
-    def parameters_broadcast_dict(self, recurse=True):
+    def parameters_broadcast_dict(self, recurse: bool = True) -> OrderedDict:
         """OrderedDict of the Parameters that data-parallel training broadcasts (all of them, by name)."""
         return OrderedDict((p.name, p) for p in self.get_parameters(recurse))
 
-    def init_parameters_data(self, auto_parallel_mode=False):
+    def init_parameters_data(self, auto_parallel_mode: bool = False) -> dict[Parameter, Parameter]:
         """Parameters here hold their data from construction: returns ``{param: param}`` as MindSpore does."""
         return {p: p for p in self.get_parameters()}
 
-    def check_names(self):
+    def check_names(self) -> None:
         names = [p.name for p in self.get_parameters()]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             raise ValueError(f"{type(self).__name__}: the parameter names {dup} are not unique.")
 
-    def check_names_and_refresh_name(self):
+    def check_names_and_refresh_name(self) -> None:
         self.check_names()
 
     @property
-    def exist_names(self):
+    def exist_names(self) -> set[str]:
         return {p.name for p in self.get_parameters()}
 
     @property
-    def exist_objs(self):
+    def exist_objs(self) -> set[int]:
         return {id(p) for p in self.get_parameters()}
 
-    def remove_redundant_parameters(self):
+    def remove_redundant_parameters(self) -> None:
         """Parameters are never duplicated here: nothing to remove."""
 
     # ---- MindSpore runtime switches without an XLA counterpart: recorded, and reported by their getters --------------
-    def set_boost(self, boost_type):
+    def set_boost(self, boost_type: str) -> Self:
         self.__dict__["_boost"] = boost_type
         return self
 
-    def set_broadcast_flag(self, mode=True):
+    def set_broadcast_flag(self, mode: bool = True) -> Self:
         self.add_flags_recursive(broadcast_flag=mode)
         return self
 
-    def set_comm_fusion(self, fusion_type, recurse=True):
+    def set_comm_fusion(self, fusion_type: int, recurse: bool = True) -> Self:
         for p in self.trainable_params(recurse):
             p.comm_fusion = fusion_type
         return self
 
-    def set_data_parallel(self):
+    def set_data_parallel(self) -> Self:
         self.__dict__["_data_parallel"] = True
         return self
 
-    def offload(self, backward_prefetch="Auto"):
+    def offload(self, backward_prefetch: str = "Auto") -> Self:
         self.__dict__["_offload"] = backward_prefetch
         return self
 
     @property
-    def pipeline_stage(self):
+    def pipeline_stage(self) -> int:
         return self.__dict__.get("_pipeline_stage", 0)
 
     @pipeline_stage.setter
-    def pipeline_stage(self, value):
+    def pipeline_stage(self, value: int) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise TypeError(f"pipeline_stage must be a non-negative int, but got {value!r}.")
         self.__dict__["_pipeline_stage"] = value
 
     @property
-    def pipeline_segment(self):
+    def pipeline_segment(self) -> int | None:
         return self.__dict__.get("_pipeline_segment")
 
     @pipeline_segment.setter
-    def pipeline_segment(self, value):
+    def pipeline_segment(self, value: int | None) -> None:
         self.__dict__["_pipeline_segment"] = value
 
-    def set_jit_config(self, jit_config):
+    def set_jit_config(self, jit_config: Any) -> Self:
         self.__dict__["_jit_config"] = jit_config
         return self
 
     @property
-    def jit_config_dict(self):
+    def jit_config_dict(self) -> dict[str, Any]:
         cfg = self.__dict__.get("_jit_config")
         return dict(getattr(cfg, "jit_config_dict", cfg) or {})
 
-    def get_mixed_precision_type(self):
+    def get_mixed_precision_type(self) -> Any:
         return self.__dict__.get("_mixed_precision_type")
 
-    def set_mixed_precision_type(self, mixed_type, recurse=True):
+    def set_mixed_precision_type(self, mixed_type: Any, recurse: bool = True) -> Self:
         cells = self.cells_and_names() if recurse else [("", self)]
         for _, cell in cells:
             cell.__dict__["_mixed_precision_type"] = mixed_type
         return self
 
-    def to(self, *args, **kwargs):
+    def to(self, *args: Any, **kwargs: Any) -> Self:
         """``cell.to(dtype)`` casts every floating Parameter to ``dtype``; device arguments are accepted and kept."""
         dtype = kwargs.get("dtype")
         for a in args:
@@ -501,42 +518,42 @@ class CellExtras:
                     p.set_data(p.astype(dtype))
         return self
 
-    def to_empty(self, *, device=None, recurse=True):
+    def to_empty(self, *, device: str | None = None, recurse: bool = True) -> Self:
         """Parameters here always hold data: returns this Cell unchanged."""
         return self
 
     @property
-    def parameter_layout_dict(self):
+    def parameter_layout_dict(self) -> dict[str, Any]:
         return self.__dict__.setdefault("_parameter_layout_dict", {})
 
     @property
-    def parallel_parameter_name_list(self):
+    def parallel_parameter_name_list(self) -> list[str]:
         return self.__dict__.setdefault("_parallel_parameter_name_list", [])
 
     @property
-    def parallel_parameter_merge_net_dict(self):
+    def parallel_parameter_merge_net_dict(self) -> dict[str, Any]:
         return self.__dict__.setdefault("_parallel_parameter_merge_net_dict", {})
 
     @property
-    def compile_cache(self):
+    def compile_cache(self) -> set[str]:
         return self.__dict__.setdefault("_compile_cache", set())
 
     @property
-    def phase_cache(self):
+    def phase_cache(self) -> dict[str, Any]:
         return self.__dict__.setdefault("_phase_cache", {})
 
     @property
-    def compile_phase(self):
+    def compile_phase(self) -> str:
         return self.phase
 
     @property
-    def compiled(self):
+    def compiled(self) -> bool:
         return self.__dict__.get("_compiled") is not None
 
-    def compile_and_run(self, *args, **kwargs):
+    def compile_and_run(self, *args: Any, **kwargs: Any) -> Any:
         """Compile (GRAPH_MODE) and run: the same as calling the Cell."""
         return self(*args, **kwargs)
 
-    def run_construct(self, cast_inputs, kwargs):
+    def run_construct(self, cast_inputs: tuple[Any, ...], kwargs: dict[str, Any] | None) -> Any:
         """Run ``construct`` on already-cast inputs (with hooks), as MindSpore's ``__call__`` does."""
         return run_hooked(self, tuple(cast_inputs), kwargs or {})

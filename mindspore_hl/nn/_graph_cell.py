@@ -1,5 +1,13 @@
 """``nn.GraphCell``: run an exported graph (``ms.load(file)``) as a Cell."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .cell import Cell
+
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
 
 
 class GraphCell(Cell):
@@ -14,14 +22,15 @@ class GraphCell(Cell):
         True
     """
 
-    def __init__(self, graph, params_init=None, obf_random_seed=None):
+    def __init__(self, graph: Callable[..., Any], params_init: dict[str, Any] | None = None,
+                 obf_random_seed: int | None = None) -> None:
         super().__init__()
         if not callable(graph):
             raise TypeError(f"GraphCell: 'graph' must come from mindspore_hl.load, got {type(graph).__name__}.")
         self.__dict__["graph"] = graph
 
-    def construct(self, *inputs):
+    def construct(self, *inputs: Any) -> Any:
         return self.graph(*inputs)
 
-    def __call__(self, *inputs):
+    def __call__(self, *inputs: Any) -> Any:
         return self.graph(*inputs)

@@ -1,5 +1,8 @@
 """``nn.Cell``: MindSpore's stateful module, run eagerly (PYNATIVE) or as one compiled pure function (GRAPH)."""
+from __future__ import annotations
+
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 import jax
 import jax.numpy as jnp
@@ -10,6 +13,11 @@ from ..common import dtype as mstype
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor, wrap
 from ._cell_extras import CellExtras, run_hooked
+
+if TYPE_CHECKING:
+    from typing import Any, Iterator
+
+    from typing_extensions import Self
 
 __all__ = ["Cell"]
 
@@ -30,7 +38,7 @@ class Cell(CellExtras):
         ...         return self.fc(x)
     """
 
-    def __init__(self, auto_prefix=True, flags=None):
+    def __init__(self, auto_prefix: bool = True, flags: dict[str, Any] | None = None) -> None:
         d = self.__dict__
         d["_params"] = OrderedDict()
         d["_cells"] = OrderedDict()
@@ -78,12 +86,12 @@ class Cell(CellExtras):
         for p in self.get_parameters():
             p.name = f"{prefix}.{p.name}"
 
-    def update_parameters_name(self, prefix="", recurse=True):
+    def update_parameters_name(self, prefix: str = "", recurse: bool = True) -> None:
         """Prefix every parameter name with ``prefix`` (MindSpore API)."""
         for p in self.get_parameters(expand=recurse):
             p.name = prefix + p.name
 
-    def insert_child_to_cell(self, child_name, child_cell):
+    def insert_child_to_cell(self, child_name: str, child_cell: Cell | None) -> None:
         """Add ``child_cell`` under ``child_name`` (parameter names gain the prefix)."""
         if not isinstance(child_name, str) or "." in child_name:
             raise KeyError(f"insert_child_to_cell: child name must be a str without '.', got {child_name!r}.")
@@ -91,11 +99,11 @@ class Cell(CellExtras):
             raise TypeError(f"insert_child_to_cell: child must be a Cell, got {type(child_cell).__name__}.")
         setattr(self, child_name, child_cell)
 
-    def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
+    def insert_param_to_cell(self, param_name: str, param: Parameter, check_name_contain_dot: bool = True) -> None:
         setattr(self, param_name, param)
 
     # ---- traversal ----------------------------------------------------------------------------
-    def cells_and_names(self, cells=None, name_prefix=""):
+    def cells_and_names(self, cells: set[int] | None = None, name_prefix: str = "") -> Iterator[tuple[str, Cell]]:
         """Yield ``(dotted_name, cell)`` for this Cell ('' or ``name_prefix``) and all sub-cells, pre-order."""
         seen = set() if cells is None else cells
         if id(self) in seen:
@@ -106,14 +114,14 @@ class Cell(CellExtras):
             if cell is not None:
                 yield from cell.cells_and_names(seen, f"{name_prefix}.{name}" if name_prefix else name)
 
-    def cells(self):
+    def cells(self) -> list[Cell]:
         return [c for c in self._cells.values() if c is not None]
 
-    def name_cells(self):
+    def name_cells(self) -> OrderedDict:
         """OrderedDict of the direct sub-cells."""
         return OrderedDict((n, c) for n, c in self._cells.items() if c is not None)
 
-    def get_parameters(self, expand=True):
+    def get_parameters(self, expand: bool = True) -> Iterator[Parameter]:
         """Yield every Parameter once, in MindSpore's order (own first, then sub-cells in attribute order)."""
         seen = set()
         cells = self.cells_and_names() if expand else [("", self)]
@@ -123,46 +131,47 @@ class Cell(CellExtras):
                     seen.add(id(p))
                     yield p
 
-    def parameters_and_names(self, name_prefix="", expand=True):
+    def parameters_and_names(self, name_prefix: str = "", expand: bool = True) -> Iterator[tuple[str, Parameter]]:
         for p in self.get_parameters(expand):
             yield (f"{name_prefix}.{p.name}" if name_prefix else p.name), p
 
-    def parameters_dict(self, recurse=True):
+    def parameters_dict(self, recurse: bool = True) -> OrderedDict:
         return OrderedDict(self.parameters_and_names(expand=recurse))
 
-    def trainable_params(self, recurse=True):
+    def trainable_params(self, recurse: bool = True) -> list[Parameter]:
         return [p for p in self.get_parameters(recurse) if p.requires_grad]
 
-    def untrainable_params(self, recurse=True):
+    def untrainable_params(self, recurse: bool = True) -> list[Parameter]:
         return [p for p in self.get_parameters(recurse) if not p.requires_grad]
 
     # ---- modes --------------------------------------------------------------------------------
-    def set_train(self, mode=True):
+    def set_train(self, mode: bool = True) -> Self:
         """Set training mode on this Cell and all sub-cells; returns self."""
         for _, cell in self.cells_and_names():
             cell.__dict__["training"] = bool(mode)
         return self
 
-    def set_grad(self, requires_grad=True):
+    def set_grad(self, requires_grad: bool = True) -> Self:
         self.__dict__["requires_grad"] = requires_grad
         return self
 
     @property
-    def phase(self):
+    def phase(self) -> str:
         return "train" if self.training else "predict"
 
-    def to_float(self, dst_type):
+    def to_float(self, dst_type: mstype.Type) -> Self:
         """Run this Cell (and sub-cells) in ``dst_type``: floating inputs are cast on entry."""
         dst = mstype.to_ms_dtype(dst_type)
         for _, cell in self.cells_and_names():
             cell.__dict__["_compute_dtype"] = dst
         return self
 
-    def set_jit(self, enabled=True):
+    def set_jit(self, enabled: bool = True) -> Self:
         self.__dict__["_jit_disabled"] = not enabled
         return self
 
-    def shard(self, in_strategy, out_strategy=None, parameter_plan=None, device="Ascend", level=0):
+    def shard(self, in_strategy: tuple[Any, ...], out_strategy: tuple[Any, ...] | None = None,
+              parameter_plan: dict[str, Any] | None = None, device: str = "Ascend", level: int = 0) -> Any:
         """Layouts for SEMI_AUTO_PARALLEL / AUTO_PARALLEL: split counts per dimension of each input/output.
 
         Args:
@@ -174,14 +183,14 @@ class Cell(CellExtras):
         return _layout.shard_cell(self, in_strategy, out_strategy, parameter_plan)
 
     # ---- calling ------------------------------------------------------------------------------
-    def construct(self, *inputs, **kwargs):
+    def construct(self, *inputs: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(f"{type(self).__name__} must define construct().")
 
-    def bprop(self, *args):
+    def bprop(self, *args: Any) -> Any:
         """Override ``bprop(self, *inputs, out, dout)`` to give this Cell a custom backward pass."""
         raise NotImplementedError
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._compute_dtype is not None:
             args = _cast_inputs(args, self._compute_dtype)
         if kwargs or self.__dict__.get("_jit_disabled") or not _mode.should_compile(args):
@@ -213,18 +222,18 @@ class Cell(CellExtras):
                                         name=type(self).__name__)(*args)
         return construct(*args, **kwargs)
 
-    def compile(self, *args):
+    def compile(self, *args: Any) -> Any:
         """Compile for these inputs without running (GRAPH_MODE)."""
         return self.lower(*args)
 
-    def lower(self, *args):
+    def lower(self, *args: Any) -> Any:
         """The lowered XLA computation of this Cell for ``args`` (``.as_text()``, ``.compile()``)."""
         cf = CompiledFunction(lambda training, *a: self._run(*a), lambda: self.get_parameters(),
                               name=type(self).__name__, donate=False)
         return cf.lower(self.training, *args)
 
     # ---- printing -----------------------------------------------------------------------------
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         """Override to describe the Cell's arguments in its repr."""
         return ""
 
@@ -243,7 +252,7 @@ class Cell(CellExtras):
         return "\n".join(lines)
 
     @property
-    def cls_name(self):
+    def cls_name(self) -> str:
         return type(self).__name__
 
     def __getstate__(self):

@@ -5,7 +5,14 @@ The formulas are MindSpore's (``mindspore.nn.dynamic_lr``), including its quirks
 ``floor(i / step_per_epoch)``, and ``natural_exp_decay_lr`` does not divide the epoch by ``decay_epoch``
 unless ``is_stair`` is set.
 """
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+
+    pass
 
 __all__ = ["piecewise_constant_lr", "exponential_decay_lr", "natural_exp_decay_lr", "inverse_decay_lr",
            "cosine_decay_lr", "polynomial_decay_lr", "warmup_lr"]
@@ -56,7 +63,7 @@ def _epochs(total_step, step_per_epoch):
 
 
 # ---- the schedules ----------------------------------------------------------------------------------------------
-def piecewise_constant_lr(milestone, learning_rates):
+def piecewise_constant_lr(milestone: list[int], learning_rates: list[float]) -> list[float]:
     """``learning_rates[t]`` for the steps in ``[milestone[t-1], milestone[t])``.
 
     Args:
@@ -86,7 +93,8 @@ def piecewise_constant_lr(milestone, learning_rates):
     return out
 
 
-def exponential_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair=False):
+def exponential_decay_lr(learning_rate: float, decay_rate: float, total_step: int, step_per_epoch: int,
+                         decay_epoch: int, is_stair: bool = False) -> list[float]:
     """``learning_rate * decay_rate ** (current_epoch / decay_epoch)`` (the exponent floored with ``is_stair``)."""
     _check_decay_args("exponential_decay_lr", learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch,
                       is_stair)
@@ -97,7 +105,8 @@ def exponential_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, 
     return out
 
 
-def natural_exp_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair=False):
+def natural_exp_decay_lr(learning_rate: float, decay_rate: float, total_step: int, step_per_epoch: int,
+                         decay_epoch: int, is_stair: bool = False) -> list[float]:
     """``learning_rate * e ** (-decay_rate * p)`` with ``p = current_epoch`` (stair: rounded down to a
     multiple of ``decay_epoch``)."""
     _check_decay_args("natural_exp_decay_lr", learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch,
@@ -109,7 +118,8 @@ def natural_exp_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, 
     return out
 
 
-def inverse_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair=False):
+def inverse_decay_lr(learning_rate: float, decay_rate: float, total_step: int, step_per_epoch: int,
+                     decay_epoch: int, is_stair: bool = False) -> list[float]:
     """``learning_rate / (1 + decay_rate * current_epoch / decay_epoch)`` (the ratio floored with ``is_stair``)."""
     _check_decay_args("inverse_decay_lr", learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch,
                       is_stair)
@@ -122,7 +132,8 @@ def inverse_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, deca
     return out
 
 
-def cosine_decay_lr(min_lr, max_lr, total_step, step_per_epoch, decay_epoch):
+def cosine_decay_lr(min_lr: float, max_lr: float, total_step: int, step_per_epoch: int,
+                    decay_epoch: int) -> list[float]:
     """``min_lr + 0.5 * (max_lr - min_lr) * (1 + cos(pi * min(current_epoch, decay_epoch) / decay_epoch))``."""
     owner = "cosine_decay_lr"
     _check_float(min_lr, "min_lr", owner, allow_zero=True)
@@ -138,8 +149,9 @@ def cosine_decay_lr(min_lr, max_lr, total_step, step_per_epoch, decay_epoch):
             for epoch in _epochs(total_step, step_per_epoch)]
 
 
-def polynomial_decay_lr(learning_rate, end_learning_rate, total_step, step_per_epoch, decay_epoch, power,
-                        update_decay_epoch=False):
+def polynomial_decay_lr(learning_rate: float, end_learning_rate: float, total_step: int,
+                        step_per_epoch: int, decay_epoch: int, power: float,
+                        update_decay_epoch: bool = False) -> list[float]:
     """``(learning_rate - end_learning_rate) * (1 - tmp_epoch / tmp_decay_epoch) ** power + end_learning_rate``.
 
     ``tmp_epoch = min(current_epoch, decay_epoch)`` and ``tmp_decay_epoch = decay_epoch``; with
@@ -165,7 +177,8 @@ def polynomial_decay_lr(learning_rate, end_learning_rate, total_step, step_per_e
     return out
 
 
-def warmup_lr(learning_rate, total_step, step_per_epoch, warmup_epoch):
+def warmup_lr(learning_rate: float, total_step: int, step_per_epoch: int,
+              warmup_epoch: int) -> list[float]:
     """``learning_rate * min(current_epoch, warmup_epoch) / warmup_epoch``."""
     owner = "warmup_lr"
     _check_float(learning_rate, "learning_rate", owner, allow_zero=True)

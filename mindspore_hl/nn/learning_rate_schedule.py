@@ -4,13 +4,20 @@
 The formulas are MindSpore's (``mindspore.nn.learning_rate_schedule``), computed in float32. Note that
 ``NaturalExpDecayLR`` uses the raw step (not ``step / decay_steps``) unless ``is_stair`` is set, as MindSpore does.
 """
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 import jax.numpy as jnp
 
 from ..common.tensor import to_array, wrap
 from .cell import Cell
 from .dynamic_lr import _check_bool, _check_float, _check_int
+
+if TYPE_CHECKING:
+
+    from ..common.tensor import Tensor
 
 __all__ = ["LearningRateSchedule", "ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR", "CosineDecayLR",
            "PolynomialDecayLR", "WarmUpLR"]
@@ -24,7 +31,7 @@ def _step(global_step):
 class LearningRateSchedule(Cell):
     """Base class: subclasses define ``construct(global_step)`` returning the learning rate (a scalar Tensor)."""
 
-    def construct(self, global_step):
+    def construct(self, global_step: Tensor) -> Tensor:
         raise NotImplementedError(f"{type(self).__name__} must define construct(global_step).")
 
 
@@ -38,13 +45,14 @@ def _check_decay(owner, learning_rate, decay_rate, decay_steps, is_stair):
 class ExponentialDecayLR(LearningRateSchedule):
     """``learning_rate * decay_rate ** p`` with ``p = step / decay_steps`` (floored when ``is_stair``)."""
 
-    def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
+    def __init__(self, learning_rate: float, decay_rate: float, decay_steps: int,
+                 is_stair: bool = False) -> None:
         super().__init__()
         _check_decay(type(self).__name__, learning_rate, decay_rate, decay_steps, is_stair)
         self.learning_rate, self.decay_rate = learning_rate, decay_rate
         self.decay_steps, self.is_stair = decay_steps, is_stair
 
-    def construct(self, global_step):
+    def construct(self, global_step: Tensor) -> Tensor:
         p = _step(global_step) / self.decay_steps
         if self.is_stair:
             p = jnp.floor(p)
@@ -55,13 +63,14 @@ class NaturalExpDecayLR(LearningRateSchedule):
     """``learning_rate * e ** (-decay_rate * p)`` with ``p = step`` (stair: ``floor(step / decay_steps) *
     decay_steps``)."""
 
-    def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
+    def __init__(self, learning_rate: float, decay_rate: float, decay_steps: int,
+                 is_stair: bool = False) -> None:
         super().__init__()
         _check_decay(type(self).__name__, learning_rate, decay_rate, decay_steps, is_stair)
         self.learning_rate, self.decay_rate = learning_rate, decay_rate
         self.decay_steps, self.is_stair = decay_steps, is_stair
 
-    def construct(self, global_step):
+    def construct(self, global_step: Tensor) -> Tensor:
         p = _step(global_step)
         if self.is_stair:
             p = jnp.floor(p / self.decay_steps) * self.decay_steps
@@ -71,13 +80,14 @@ class NaturalExpDecayLR(LearningRateSchedule):
 class InverseDecayLR(LearningRateSchedule):
     """``learning_rate / (1 + decay_rate * p)`` with ``p = step / decay_steps`` (floored when ``is_stair``)."""
 
-    def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
+    def __init__(self, learning_rate: float, decay_rate: float, decay_steps: int,
+                 is_stair: bool = False) -> None:
         super().__init__()
         _check_decay(type(self).__name__, learning_rate, decay_rate, decay_steps, is_stair)
         self.learning_rate, self.decay_rate = learning_rate, decay_rate
         self.decay_steps, self.is_stair = decay_steps, is_stair
 
-    def construct(self, global_step):
+    def construct(self, global_step: Tensor) -> Tensor:
         p = _step(global_step) / self.decay_steps
         if self.is_stair:
             p = jnp.floor(p)
@@ -87,7 +97,7 @@ class InverseDecayLR(LearningRateSchedule):
 class CosineDecayLR(LearningRateSchedule):
     """``min_lr + 0.5 * (max_lr - min_lr) * (1 + cos(pi * min(step, decay_steps) / decay_steps))``."""
 
-    def __init__(self, min_lr, max_lr, decay_steps):
+    def __init__(self, min_lr: float, max_lr: float, decay_steps: int) -> None:
         super().__init__()
         owner = type(self).__name__
         _check_float(min_lr, "min_lr", owner, allow_zero=True)
@@ -99,7 +109,7 @@ class CosineDecayLR(LearningRateSchedule):
         self.min_lr, self.max_lr, self.decay_steps = min_lr, max_lr, decay_steps
         self.delta = 0.5 * (max_lr - min_lr)
 
-    def construct(self, global_step):
+    def construct(self, global_step: Tensor) -> Tensor:
         p = jnp.minimum(_step(global_step), self.decay_steps)
         return wrap(self.min_lr + self.delta * (1.0 + jnp.cos(jnp.float32(math.pi) * p / self.decay_steps)))
 
@@ -111,7 +121,8 @@ class PolynomialDecayLR(LearningRateSchedule):
     denominator is ``decay_steps * max(ceil(step / decay_steps), 1)``.
     """
 
-    def __init__(self, learning_rate, end_learning_rate, decay_steps, power, update_decay_steps=False):
+    def __init__(self, learning_rate: float, end_learning_rate: float, decay_steps: int, power: float,
+                 update_decay_steps: bool = False) -> None:
         super().__init__()
         owner = type(self).__name__
         _check_float(learning_rate, "learning_rate", owner)
@@ -123,7 +134,7 @@ class PolynomialDecayLR(LearningRateSchedule):
         self.decay_steps, self.power, self.update_decay_steps = decay_steps, power, update_decay_steps
         self.diff_learning_rate = learning_rate - end_learning_rate
 
-    def construct(self, global_step):
+    def construct(self, global_step: Tensor) -> Tensor:
         step = _step(global_step)
         span = jnp.float32(self.decay_steps)
         if self.update_decay_steps:
@@ -138,12 +149,12 @@ class PolynomialDecayLR(LearningRateSchedule):
 class WarmUpLR(LearningRateSchedule):
     """``learning_rate * min(step, warmup_steps) / warmup_steps``."""
 
-    def __init__(self, learning_rate, warmup_steps):
+    def __init__(self, learning_rate: float, warmup_steps: int) -> None:
         super().__init__()
         owner = type(self).__name__
         _check_float(learning_rate, "learning_rate", owner, allow_zero=True)
         _check_int(warmup_steps, "warmup_steps", owner)
         self.learning_rate, self.warmup_steps = learning_rate, warmup_steps
 
-    def construct(self, global_step):
+    def construct(self, global_step: Tensor) -> Tensor:
         return wrap(self.learning_rate * jnp.minimum(_step(global_step), self.warmup_steps) / self.warmup_steps)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import jax.numpy as jnp
 import numpy as np
@@ -12,11 +12,18 @@ from ..common import dtype as mstype
 from ..common._tensor_registry import lookup as _lookup
 from ..common.tensor import Tensor, wrap
 
+if TYPE_CHECKING:
+    from typing import Callable
+
+# What the functions here accept as an array (a Tensor, a NumPy array or Python data) and as a dtype.
+ArrayLike: TypeAlias = "Tensor | np.ndarray | list[Any] | tuple[Any, ...] | int | float | bool | complex"
+DTypeLike: TypeAlias = "mstype.Type | np.dtype[Any] | type | str"
+
 __all__ = ["asarray_const", "op", "promote", "result_dtype", "apply_dtype", "np_dtype", "ms_dtype", "arr", "Tensor",
            "wrap"]
 
 
-def op(name: str):
+def op(name: str) -> Callable[..., Any]:
     """The functional op ``name`` from the op table (or ``mindspore_hl.ops``)."""
     try:
         return _lookup(name)
@@ -28,7 +35,7 @@ def np_dtype(dtype: Any) -> np.dtype | None:
     return None if dtype is None else np.dtype(mstype.to_ms_dtype(dtype).to_numpy())
 
 
-def ms_dtype(dtype: Any):
+def ms_dtype(dtype: Any) -> mstype.Type | None:
     return None if dtype is None else mstype.to_ms_dtype(dtype)
 
 

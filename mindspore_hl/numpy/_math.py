@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import functools
 import inspect
+from typing import TYPE_CHECKING
 
 from ._base import apply_dtype, asarray_const, op, promote
+
+if TYPE_CHECKING:
+    from ..common.tensor import Tensor
+    from ._base import ArrayLike, DTypeLike
 
 __all__: list[str] = []
 
@@ -105,7 +110,7 @@ for _n, _t in _BINARY.items():
     __all__.append(_n)
 
 
-def float_power(x1, x2, dtype=None):
+def float_power(x1: ArrayLike, x2: ArrayLike, dtype: DTypeLike | None = None) -> Tensor:
     """x1 ** x2 computed in Float32 (Float64 for Float64 inputs)."""
     a, b = promote(x1, x2)
     if str(a._value.dtype) != "float64":
@@ -113,13 +118,13 @@ def float_power(x1, x2, dtype=None):
     return apply_dtype(op("pow")(a, b), dtype)
 
 
-def divmod(x1, x2, dtype=None):  # noqa: A001
+def divmod(x1: ArrayLike, x2: ArrayLike, dtype: DTypeLike | None = None) -> tuple[Tensor, Tensor]:  # noqa: A001
     """(floor_divide(x1, x2), mod(x1, x2))."""
     a, b = promote(x1, x2)
     return apply_dtype(op("floor_divide")(a, b), dtype), apply_dtype(op("remainder")(a, b), dtype)
 
 
-def cbrt(x, dtype=None):
+def cbrt(x: ArrayLike, dtype: DTypeLike | None = None) -> Tensor:
     """The real cube root."""
     t = asarray_const(x)
     if _is_int(t):
@@ -127,23 +132,23 @@ def cbrt(x, dtype=None):
     return apply_dtype(op("mul")(op("sign")(t), op("pow")(op("abs")(t), 1.0 / 3.0)), dtype)
 
 
-def fix(x):
+def fix(x: ArrayLike) -> Tensor:
     """Round towards zero (Float32 for integer input)."""
     t = asarray_const(x)
     return op("trunc")(apply_dtype(t, "float32") if _is_int(t) else t)
 
 
-def isneginf(x):
+def isneginf(x: ArrayLike) -> Tensor:
     """x == -inf."""
     return op("isneginf")(asarray_const(x))
 
 
-def isposinf(x):
+def isposinf(x: ArrayLike) -> Tensor:
     """x == +inf."""
     return op("isposinf")(asarray_const(x))
 
 
-def clip(x, xmin, xmax, dtype=None):
+def clip(x: ArrayLike, xmin: ArrayLike, xmax: ArrayLike, dtype: DTypeLike | None = None) -> Tensor:
     """Clamp into [xmin, xmax] (either may be None)."""
     return apply_dtype(op("clamp")(asarray_const(x), xmin, xmax), dtype)
 

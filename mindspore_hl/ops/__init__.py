@@ -6,7 +6,7 @@ paths ``ops.operations`` (P), ``ops.functional`` (F) and ``ops.composite`` (C) a
 ``mindspore_hl._compat``.
 """
 from ..common.tensor import register as _register_tensor_impl
-from . import _registry
+from . import _registry, _tensor_ops_ext  # noqa: F401  (_tensor_ops_ext: op-table entries of Tensor-only methods)
 from ._array import *  # noqa: F401,F403
 from ._array import __all__ as _array_all
 from ._autodiff import GradOperation, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
@@ -48,6 +48,8 @@ from ._optim_updates import *  # noqa: F401,F403
 from ._optim_updates import __all__ as _optim_updates_all
 from ._primitives import *  # noqa: F401,F403
 from ._primitives import __all__ as _prim_all
+from ._primitives_ext3 import *  # noqa: F401,F403
+from ._primitives_ext3 import __all__ as _prim_ext3_all
 from ._primitives_linalg import *  # noqa: F401,F403
 from ._primitives_linalg import __all__ as _prim_linalg_all
 from ._primitives_math import *  # noqa: F401,F403
@@ -76,7 +78,7 @@ __all__ = (["GradOperation", "grad", "jacfwd", "jacrev", "jvp", "value_and_grad"
            + _state_all           + _prim_all + _prim_nn_all + _prim_misc_all
            + _linalg_decomp_all + _fft_all + _special_all + _more_all + _extra_math_all
            + _optim_updates_all + _math_more_all + _prim_math_all + _prim_linalg_all + _random_more_all
-           + _prim_random_all
+           + _prim_random_all + _prim_ext3_all
            + _comm_all + _graph_helpers_all
            + _nn_volume_all + _nn_image_all + _prim_nn2_all)
 _registry.register_namespace(globals(), __all__)  # the op table Tensor methods, mint and numpy look up

@@ -1,5 +1,9 @@
 """Shape manipulation, joining, splitting and slicing (``ops.concat``, ``ops.reshape``, ``ops.split`` ...)."""
+
+from __future__ import annotations
+
 import builtins
+from typing import Any, Sequence
 
 import jax
 import jax.numpy as jnp
@@ -21,7 +25,7 @@ def _shapes(xs):
 
 
 @op("concat")
-def concat(tensors, axis=0):
+def concat(tensors: Sequence[Tensor], axis: int = 0) -> Tensor:
     """Join a list/tuple of Tensors along an existing ``axis``."""
     check(isinstance(tensors, (list, tuple)) and len(tensors) > 0, "concat",
           "'tensors' must be a non-empty list or tuple of Tensors.")
@@ -40,7 +44,7 @@ cat = concat
 
 
 @op("stack")
-def stack(tensors, axis=0):
+def stack(tensors: Sequence[Tensor], axis: int = 0) -> Tensor:
     """Join Tensors of the same shape along a new ``axis``."""
     check(isinstance(tensors, (list, tuple)) and len(tensors) > 0, "stack",
           "'tensors' must be a non-empty list or tuple of Tensors.")
@@ -50,12 +54,12 @@ def stack(tensors, axis=0):
 
 
 @op("unstack")
-def unstack(input_x, axis=0):
+def unstack(input_x: Tensor, axis: int = 0) -> tuple[Tensor, ...]:
     """Split along ``axis`` into a tuple of Tensors with that axis removed."""
     return tuple(jnp.moveaxis(input_x, axis, 0))
 
 
-def unbind(input, dim=0):
+def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     return unstack(input, dim)
 
 
@@ -73,7 +77,7 @@ def _to_shape(name, shape):
 
 
 @op("reshape")
-def reshape(input, shape):
+def reshape(input: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Reshape to ``shape`` (one entry may be -1)."""
     shp = _to_shape("reshape", shape)
     try:
@@ -85,7 +89,7 @@ def reshape(input, shape):
 
 
 @op("transpose")
-def transpose(input, dims):
+def transpose(input: Tensor, dims: tuple[int, ...]) -> Tensor:
     """Permute the axes: output axis i is input axis ``dims[i]``."""
     perm = tuple(dims)
     nd = jnp.ndim(input)
@@ -94,12 +98,12 @@ def transpose(input, dims):
     return jnp.transpose(input, perm)
 
 
-def permute(input, axis):
+def permute(input: Tensor, axis: tuple[int, ...]) -> Tensor:
     return transpose(input, axis)
 
 
 @op("squeeze")
-def squeeze(input, axis=None):
+def squeeze(input: Tensor, axis: int | tuple[int, ...] | None = None) -> Tensor:
     """Remove axes of length 1 (all, or those in ``axis``)."""
     if axis is not None:
         axes = (axis,) if isinstance(axis, int) else tuple(axis)
@@ -111,16 +115,16 @@ def squeeze(input, axis=None):
 
 
 @op("expand_dims")
-def expand_dims(input_x, axis):
+def expand_dims(input_x: Tensor, axis: int) -> Tensor:
     return jnp.expand_dims(input_x, axis)
 
 
-def unsqueeze(input, dim):
+def unsqueeze(input: Tensor, dim: int) -> Tensor:
     return expand_dims(input, dim)
 
 
 @op("flatten")
-def flatten(input, order="C", *, start_dim=1, end_dim=-1):
+def flatten(input: Tensor, order: str = "C", *, start_dim: int = 1, end_dim: int = -1) -> Tensor:
     """Flatten dimensions start_dim..end_dim (default: all but the first)."""
     check(order in ("C", "F"), "flatten", f"'order' must be 'C' or 'F', but got {order!r}.")
     x = input if order == "C" else jnp.transpose(input)
@@ -133,12 +137,12 @@ def flatten(input, order="C", *, start_dim=1, end_dim=-1):
 
 
 @op("tile")
-def tile(input, dims):
+def tile(input: Tensor, dims: tuple[int, ...]) -> Tensor:
     return jnp.tile(input, tuple(dims))
 
 
 @op("broadcast_to")
-def broadcast_to(input, shape):
+def broadcast_to(input: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcast to ``shape``; -1 keeps the input's size in that position."""
     shp = list(_to_shape("broadcast_to", shape))
     in_shape = jnp.shape(input)
@@ -151,7 +155,8 @@ def broadcast_to(input, shape):
 
 
 @op("split")
-def split(tensor, split_size_or_sections, axis=0):
+def split(tensor: Tensor, split_size_or_sections: int | Sequence[int],
+          axis: int = 0) -> tuple[Tensor, ...]:
     """Split into chunks of ``split_size`` (int) or of the given section sizes (list)."""
     n = tensor.shape[axis]
     if isinstance(split_size_or_sections, int):
@@ -165,7 +170,7 @@ def split(tensor, split_size_or_sections, axis=0):
 
 
 @op("chunk")
-def chunk(input, chunks, axis=0):
+def chunk(input: Tensor, chunks: int, axis: int = 0) -> tuple[Tensor, ...]:
     """Split into ``chunks`` pieces of size ceil(n / chunks) (the last may be smaller)."""
     n = input.shape[axis]
     size = -(-n // chunks)
@@ -173,51 +178,52 @@ def chunk(input, chunks, axis=0):
 
 
 @op("flip")
-def flip(input, dims):
+def flip(input: Tensor, dims: tuple[int, ...]) -> Tensor:
     return jnp.flip(input, tuple(dims) if isinstance(dims, (list, tuple)) else dims)
 
 
 @op("roll")
-def roll(input, shifts, dims=None):
+def roll(input: Tensor, shifts: int | tuple[int, ...], dims: tuple[int, ...] | None = None) -> Tensor:
     return jnp.roll(input, shifts, dims)
 
 
 @op("cast", keep_f64=True)
-def cast(input, dtype):
+def cast(input: Tensor, dtype: mstype.Type) -> Tensor:
     """Convert to ``dtype`` (``ms.float32`` ...)."""
     return jnp.asarray(input).astype(mstype.to_ms_dtype(dtype).to_numpy())
 
 
-def shape(input_x):
+def shape(input_x: Tensor) -> tuple[int, ...]:
     """The shape as a tuple of ints."""
     return tuple(jnp.shape(unwrap(input_x)))
 
 
-def rank(input_x):
+def rank(input_x: Tensor) -> Tensor:
     """The number of dimensions."""
     return jnp.ndim(unwrap(input_x))
 
 
-def size(input_x):
+def size(input_x: Tensor) -> int:
     """The number of elements."""
     return int(np.prod(jnp.shape(unwrap(input_x)), dtype=np.int64))
 
 
-def numel(input):
+def numel(input: Tensor) -> int:
     """The number of elements of ``input``."""
     return size(input)
 
 
 @op("slice")
-def slice(input_x, begin, size):
+def slice(input_x: Tensor, begin: tuple[int, ...], size: tuple[int, ...]) -> Tensor:
     """input_x[begin[i] : begin[i] + size[i]] per axis (size -1: to the end)."""
     idx = tuple(builtins.slice(b, None if s == -1 else b + s) for b, s in zip(begin, size))
     return input_x[idx]
 
 
 @op("strided_slice")
-def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
-                  shrink_axis_mask=0):
+def strided_slice(input_x: Tensor, begin: tuple[int, ...], end: tuple[int, ...], strides: tuple[int, ...],
+                  begin_mask: int = 0, end_mask: int = 0, ellipsis_mask: int = 0, new_axis_mask: int = 0,
+                  shrink_axis_mask: int = 0) -> Tensor:
     """TensorFlow-style strided slice with bit masks."""
     idx = []
     for i, (b, e, s) in enumerate(zip(begin, end, strides)):
@@ -234,22 +240,22 @@ def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellips
 
 
 @op("narrow")
-def narrow(input, axis, start, length):
+def narrow(input: Tensor, axis: int, start: int, length: int) -> Tensor:
     return jax.lax.slice_in_dim(input, start, start + length, axis=axis)
 
 
 @op("tril")
-def tril(input, diagonal=0):
+def tril(input: Tensor, diagonal: int = 0) -> Tensor:
     return jnp.tril(input, diagonal)
 
 
 @op("triu")
-def triu(input, diagonal=0):
+def triu(input: Tensor, diagonal: int = 0) -> Tensor:
     return jnp.triu(input, diagonal)
 
 
 @op("diag")
-def diag(input):
+def diag(input: Tensor) -> Tensor:
     """The diagonal tensor of ``input``: shape ``s + s`` with ``out[i..., i...] = input[i...]`` (rank 1-4)."""
     check(1 <= input.ndim <= 4, "diag", f"the input must have rank 1 to 4, but got shape {list(input.shape)}.")
     n = input.size
@@ -258,13 +264,13 @@ def diag(input):
 
 
 @op("meshgrid")
-def meshgrid(*inputs, indexing="xy"):
+def meshgrid(*inputs: Tensor, indexing: str = "xy") -> tuple[Tensor, ...]:
     if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
         inputs = inputs[0]
     return tuple(jnp.meshgrid(*inputs, indexing=indexing))
 
 
-def unique(input):
+def unique(input: Tensor) -> tuple[Tensor, Tensor]:
     """(unique values in order of first appearance, index of each input element among them).
 
     The indices are Int64 for an Int64 input, else Int32 (as MindSpore). Eager only: the output
@@ -279,7 +285,7 @@ def unique(input):
     return Tensor(vals[order]), Tensor(rank[inv.reshape(-1)].reshape(a.shape).astype(idx_dtype))
 
 
-def nonzero(input, as_tuple=False):
+def nonzero(input: Tensor, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]:
     """Indices of the non-zero elements (Int64), eager only (data-dependent size)."""
     idx = np.nonzero(np.asarray(unwrap(input)))
     if as_tuple:
@@ -288,22 +294,22 @@ def nonzero(input, as_tuple=False):
 
 
 @op("repeat_interleave")
-def repeat_interleave(input, repeats, axis=None):
+def repeat_interleave(input: Tensor, repeats: int | Tensor, axis: int | None = None) -> Tensor:
     return jnp.repeat(input, repeats, axis)
 
 
 @op("repeat_elements")
-def repeat_elements(x, rep, axis=0):
+def repeat_elements(x: Tensor, rep: int, axis: int = 0) -> Tensor:
     return jnp.repeat(x, rep, axis)
 
 
 @op("swapaxes")
-def swapaxes(input, axis0, axis1):
+def swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor:
     return jnp.swapaxes(input, axis0, axis1)
 
 
 @op("moveaxis")
-def moveaxis(x, source, destination):
+def moveaxis(x: Tensor, source: int | tuple[int, ...], destination: int | tuple[int, ...]) -> Tensor:
     return jnp.moveaxis(x, source, destination)
 
 
@@ -311,15 +317,15 @@ movedim = moveaxis
 
 
 @op("stop_gradient")
-def stop_gradient(value):
+def stop_gradient(value: Tensor | float) -> Tensor:
     """The same value, with no gradient flowing back through it."""
     return jax.tree_util.tree_map(jax.lax.stop_gradient, value)
 
 
-def depend(value, expr):
+def depend(value: Tensor | float, expr: Any) -> Tensor:
     """Return ``value`` (MindSpore orders side effects with it; JAX orders by data dependence)."""
     return value
 
 
-def identity(x):
+def identity(x: Tensor) -> Tensor:
     return x

@@ -1,6 +1,10 @@
 """More shape and layout ops: stacking/splitting helpers, diagonals, flips, index grids, searching."""
+
+from __future__ import annotations
+
 import builtins
 import itertools
+from typing import Any, Sequence
 
 import jax.numpy as jnp
 import numpy as np
@@ -25,13 +29,13 @@ def _seq(name, tensors):
 
 
 @op("hstack")
-def hstack(tensors):
+def hstack(tensors: Sequence[Tensor]) -> Tensor:
     """Concatenate along axis 1 (axis 0 for 1-D inputs)."""
     return jnp.hstack(_seq("hstack", tensors))
 
 
 @op("vstack")
-def vstack(inputs):
+def vstack(inputs: Sequence[Tensor]) -> Tensor:
     """Concatenate along axis 0 after making 1-D inputs (1, N)."""
     return jnp.vstack(_seq("vstack", inputs))
 
@@ -40,13 +44,13 @@ row_stack = vstack
 
 
 @op("dstack")
-def dstack(tensors):
+def dstack(tensors: Sequence[Tensor]) -> Tensor:
     """Concatenate along axis 2 after making inputs at least 3-D."""
     return jnp.dstack(_seq("dstack", tensors))
 
 
 @op("column_stack")
-def column_stack(tensors):
+def column_stack(tensors: Sequence[Tensor]) -> Tensor:
     """Stack 1-D inputs as columns (2-D inputs are concatenated along axis 1)."""
     return jnp.column_stack(_seq("column_stack", tensors))
 
@@ -60,23 +64,24 @@ def _sections(name, input, indices_or_sections, axis):
     return tensor_split(input, indices_or_sections, axis)
 
 
-def hsplit(input, indices_or_sections):
+def hsplit(input: Tensor, indices_or_sections: int | Sequence[int]) -> tuple[Tensor, ...]:
     """Split along axis 1 (axis 0 for 1-D inputs) into equal sections or at indices."""
     return _sections("hsplit", input, indices_or_sections, 0 if unwrap(input).ndim == 1 else 1)
 
 
-def vsplit(input, indices_or_sections):
+def vsplit(input: Tensor, indices_or_sections: int | Sequence[int]) -> tuple[Tensor, ...]:
     """Split along axis 0."""
     return _sections("vsplit", input, indices_or_sections, 0)
 
 
-def dsplit(input, indices_or_sections):
+def dsplit(input: Tensor, indices_or_sections: int | Sequence[int]) -> tuple[Tensor, ...]:
     """Split along axis 2."""
     return _sections("dsplit", input, indices_or_sections, 2)
 
 
 @op("tensor_split")
-def tensor_split(input, indices_or_sections, axis=0):
+def tensor_split(input: Tensor, indices_or_sections: int | Sequence[int],
+                 axis: int = 0) -> tuple[Tensor, ...]:
     """Split into ``n`` nearly equal parts (the first ones one longer), or at the given indices."""
     if not isinstance(indices_or_sections, int):
         indices_or_sections = [int(i) for i in np.asarray(indices_or_sections).reshape(-1)]
@@ -84,14 +89,14 @@ def tensor_split(input, indices_or_sections, axis=0):
 
 
 @op("diagonal")
-def diagonal(input, offset=0, dim1=0, dim2=1):
+def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """The diagonal over axes (dim1, dim2), appended as the last axis."""
     check(input.ndim >= 2, "diagonal", f"the input must be at least 2-D, but got shape {list(input.shape)}.")
     return jnp.diagonal(input, offset, dim1, dim2)
 
 
 @op("diag_embed")
-def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """Place the last axis of ``input`` on the (offset) diagonal of planes (dim1, dim2) of a new tensor."""
     n = input.shape[-1] + builtins.abs(offset)
     out_nd = input.ndim + 1
@@ -109,25 +114,25 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
 
 
 @op("diagflat")
-def diagflat(input, offset=0):
+def diagflat(input: Tensor, offset: int = 0) -> Tensor:
     """A 2-D tensor with the flattened input on its ``offset`` diagonal."""
     return jnp.diagflat(input, offset)
 
 
 @op("fliplr")
-def fliplr(input):
+def fliplr(input: Tensor) -> Tensor:
     check(input.ndim >= 2, "fliplr", f"the input must be at least 2-D, but got shape {list(input.shape)}.")
     return jnp.fliplr(input)
 
 
 @op("flipud")
-def flipud(input):
+def flipud(input: Tensor) -> Tensor:
     check(input.ndim >= 1, "flipud", "the input must be at least 1-D.")
     return jnp.flipud(input)
 
 
 @op("rot90")
-def rot90(input, k, dims):
+def rot90(input: Tensor, k: int, dims: tuple[int, int]) -> Tensor:
     """Rotate by 90 degrees ``k`` times in the plane ``dims`` (from the first axis toward the second)."""
     return jnp.rot90(input, k, tuple(dims))
 
@@ -138,40 +143,40 @@ def _atleast(name, fn, inputs):
     return Tensor(fn(unwrap(inputs)))
 
 
-def atleast_1d(inputs):
+def atleast_1d(inputs: Tensor | Sequence[Tensor]) -> Tensor | tuple[Tensor, ...]:
     """Each input viewed with at least 1 dimension (one Tensor, or a tuple for a list)."""
     return _atleast("atleast_1d", jnp.atleast_1d, inputs)
 
 
-def atleast_2d(inputs):
+def atleast_2d(inputs: Tensor | Sequence[Tensor]) -> Tensor | tuple[Tensor, ...]:
     """Each input viewed with at least 2 dimensions."""
     return _atleast("atleast_2d", jnp.atleast_2d, inputs)
 
 
-def atleast_3d(inputs):
+def atleast_3d(inputs: Tensor | Sequence[Tensor]) -> Tensor | tuple[Tensor, ...]:
     """Each input viewed with at least 3 dimensions."""
     return _atleast("atleast_3d", jnp.atleast_3d, inputs)
 
 
 @op("ravel")
-def ravel(input):
+def ravel(input: Tensor) -> Tensor:
     return jnp.ravel(input)
 
 
 @op("t")
-def t(input):
+def t(input: Tensor) -> Tensor:
     """Transpose of a tensor of rank <= 2."""
     check(input.ndim <= 2, "t", f"the input must be at most 2-D, but got shape {list(input.shape)}.")
     return input.T if input.ndim == 2 else input
 
 
 @op("swapdims")
-def swapdims(input, dim0, dim1):
+def swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor:
     return jnp.swapaxes(input, dim0, dim1)
 
 
 @op("expand")
-def expand(input_x, size):
+def expand(input_x: Tensor, size: tuple[int, ...]) -> Tensor:
     """Broadcast to ``size``; -1 keeps that dimension."""
     size = [int(s) for s in np.asarray(size).reshape(-1)]
     lead = len(size) - input_x.ndim
@@ -181,33 +186,34 @@ def expand(input_x, size):
 
 
 @op("expand_as")
-def expand_as(input, other):
+def expand_as(input: Tensor, other: Tensor | float) -> Tensor:
     return jnp.broadcast_to(input, other.shape)
 
 
 @op("view_as")
-def view_as(input, other):
+def view_as(input: Tensor, other: Tensor | float) -> Tensor:
     return jnp.reshape(input, other.shape)
 
 
 @op("type_as", keep_f64=True)
-def type_as(input, other):
+def type_as(input: Tensor, other: Tensor | float) -> Tensor:
     return input.astype(other.dtype)
 
 
 @op("take")
-def take(input, index):
+def take(input: Tensor, index: Tensor) -> Tensor:
     """Elements of the flattened input at ``index`` (shape of ``index``)."""
     return jnp.take(input.reshape(-1), index)
 
 
-def argwhere(input):
+def argwhere(input: Tensor) -> Tensor:
     """(N, ndim) Int64 indices of the non-zero elements; eager only (data-dependent size)."""
     return Tensor(np.argwhere(np.asarray(unwrap(input))).astype(np.int64))
 
 
 @op("searchsorted")
-def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):
+def searchsorted(sorted_sequence: Tensor, values: Tensor, *, out_int32: bool = False, right: bool = False,
+                 side: str | None = None, sorter: Tensor | None = None) -> Tensor:
     """Indices where ``values`` would be inserted into the (last axis of) ``sorted_sequence`` to keep it sorted."""
     side = side or ("right" if right else "left")
     check(side in ("left", "right"), "searchsorted", f"'side' must be 'left' or 'right', but got {side!r}.")
@@ -224,13 +230,14 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
 
 
 @op("bucketize")
-def bucketize(input, boundaries, *, right=False):
+def bucketize(input: Tensor, boundaries: Tensor, *, right: bool = False) -> Tensor:
     """Index of the bucket (between ``boundaries``) each element falls in."""
     b = jnp.asarray(boundaries)
     return jnp.searchsorted(b, input, side="right" if right else "left").astype(jnp.int32)
 
 
-def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False,
+                       dim: int | None = None) -> Tensor | tuple[Tensor, ...]:
     """Collapse runs of equal consecutive elements (over the flattened input, or along ``dim``); eager only."""
     a = np.asarray(unwrap(input))
     if dim is None:
@@ -254,18 +261,18 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 
 
 @op("msort")
-def msort(input):
+def msort(input: Tensor) -> Tensor:
     """Sorted along the first axis."""
     return jnp.sort(input, axis=0)
 
 
 @op("reverse")
-def reverse(x, axis):
+def reverse(x: Tensor, axis: tuple[int, ...]) -> Tensor:
     return jnp.flip(x, tuple(axis))
 
 
 @op("cartesian_prod")
-def cartesian_prod(*inputs):
+def cartesian_prod(*inputs: Tensor) -> Tensor:
     """All combinations of the elements of the 1-D inputs, one per row."""
     grids = jnp.meshgrid(*inputs, indexing="ij")
     out = jnp.stack([g.reshape(-1) for g in grids], axis=1)
@@ -273,7 +280,7 @@ def cartesian_prod(*inputs):
 
 
 @op("combinations")
-def combinations(input, r=2, with_replacement=False):
+def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
     """All length-``r`` combinations of the 1-D input's elements, one per row."""
     check(input.ndim == 1, "combinations", f"the input must be 1-D, but got shape {list(input.shape)}.")
     gen = itertools.combinations_with_replacement if with_replacement else itertools.combinations
@@ -282,7 +289,7 @@ def combinations(input, r=2, with_replacement=False):
 
 
 @op("block_diag")
-def block_diag(*inputs):
+def block_diag(*inputs: Tensor) -> Tensor:
     """A block-diagonal matrix of the (up to 2-D) inputs."""
     mats = [jnp.atleast_2d(m) for m in inputs]
     rows, cols = builtins.sum(m.shape[0] for m in mats), builtins.sum(m.shape[1] for m in mats)
@@ -299,18 +306,18 @@ def _indices(fn, row, col, offset, dtype):
     return Tensor(np.stack([r, c]).astype(mstype.to_ms_dtype(dtype).to_numpy()))
 
 
-def tril_indices(row, col, offset=0, *, dtype=mstype.int64):
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype: mstype.Type = mstype.int64) -> Tensor:
     """(2, N) row/column indices of the lower triangle of a row x col matrix."""
     return _indices(np.tril_indices, row, col, offset, dtype)
 
 
-def triu_indices(row, col, offset=0, *, dtype=mstype.int64):
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype: mstype.Type = mstype.int64) -> Tensor:
     """(2, N) row/column indices of the upper triangle of a row x col matrix."""
     return _indices(np.triu_indices, row, col, offset, dtype)
 
 
 @op("channel_shuffle")
-def channel_shuffle(x, groups):
+def channel_shuffle(x: Tensor, groups: int) -> Tensor:
     """Interleave the channels (axis 1) of ``groups`` groups."""
     n, c = x.shape[:2]
     check(c % groups == 0, "channel_shuffle", f"the channels ({c}) must be divisible by groups ({groups}).")
@@ -319,7 +326,7 @@ def channel_shuffle(x, groups):
 
 
 @op("pixel_shuffle")
-def pixel_shuffle(input, upscale_factor):
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     """(*, C r^2, H, W) -> (*, C, H r, W r)."""
     r = upscale_factor
     *lead, c, h, w = input.shape
@@ -331,7 +338,7 @@ def pixel_shuffle(input, upscale_factor):
 
 
 @op("pixel_unshuffle")
-def pixel_unshuffle(input, downscale_factor):
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     """(*, C, H r, W r) -> (*, C r^2, H, W)."""
     r = downscale_factor
     *lead, c, h, w = input.shape
@@ -343,28 +350,28 @@ def pixel_unshuffle(input, downscale_factor):
 
 
 @op("fills")
-def fills(x, value):
+def fills(x: Tensor, value: Tensor | float) -> Tensor:
     """A tensor like ``x`` filled with ``value``."""
     return jnp.full_like(x, value)
 
 
 @op("deepcopy")
-def deepcopy(input_x):
+def deepcopy(input_x: Tensor) -> Tensor:
     return jnp.array(input_x, copy=True)
 
 
-def is_tensor(obj):
+def is_tensor(obj: Any) -> bool:
     """Whether ``obj`` is a Tensor."""
     return isinstance(obj, Tensor)
 
 
-def dtype(x):
+def dtype(x: Any) -> mstype.Type:
     """The dtype of a Tensor."""
     return x.dtype if isinstance(x, Tensor) else mstype.to_ms_dtype(jnp.asarray(x).dtype)
 
 
 @op("cross")
-def cross(input, other, dim=None):
+def cross(input: Tensor, other: Tensor | float, dim: int | None = None) -> Tensor:
     """Cross product along ``dim`` (default: the first axis of size 3, as in MindSpore)."""
     if dim is None:
         shape = jnp.broadcast_shapes(input.shape, other.shape)

@@ -91,7 +91,7 @@ def _store(t: Tensor, value: Any, name: str) -> None:
 
 
 # ---- reductions, gathers, scatters ----------------------------------------------------------------------
-def all_reduce(tensor: Tensor, op: str = "sum", group: str | None = None, async_op: bool = False):
+def all_reduce(tensor: Tensor, op: str = "sum", group: str | None = None, async_op: bool = False) -> CommHandle | None:
     """Reduce ``tensor`` over the group's ranks (``op``: 'sum', 'prod', 'min', 'max', 'avg'); in place.
 
     >>> import numpy as np, mindspore_hl as ms
@@ -118,7 +118,7 @@ def gathered_array(x: jax.Array, group: str | None, name: str) -> jax.Array:
 
 
 def all_gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, group: str | None = None,
-                           async_op: bool = False):
+                           async_op: bool = False) -> CommHandle | None:
     """Concatenate every rank's ``input_tensor`` along dimension 0 into ``output_tensor``."""
     _check("all_gather_into_tensor", {"input_tensor": input_tensor, "output_tensor": output_tensor}, async_op)
     _store(output_tensor, gathered_array(input_tensor._value, group, "all_gather_into_tensor"),
@@ -126,7 +126,8 @@ def all_gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, group: s
     return _handle(async_op)
 
 
-def all_gather(tensor_list: list[Tensor], tensor: Tensor, group: str | None = None, async_op: bool = False):
+def all_gather(tensor_list: list[Tensor], tensor: Tensor, group: str | None = None,
+               async_op: bool = False) -> CommHandle | None:
     """Write rank i's ``tensor`` into ``tensor_list[i]`` (``tensor_list`` has one Tensor per rank)."""
     _check("all_gather", {"tensor_list": tensor_list, "tensor": tensor}, async_op)
     n = _cc.ranks_here(group, "all_gather", tensor._value)
@@ -157,7 +158,7 @@ def _split_sizes(sizes: list[int] | None, total: int, n: int, name: str, what: s
 
 
 def all_gather_into_tensor_uneven(output: Tensor, input: Tensor, output_split_sizes: list[int] | None = None,
-                                  group: str | None = None, async_op: bool = False):
+                                  group: str | None = None, async_op: bool = False) -> CommHandle | None:
     """Like :func:`all_gather_into_tensor`, the ranks' first dimensions given by ``output_split_sizes``."""
     _check("all_gather_into_tensor_uneven", {"input": input, "output": output}, async_op)
     name = "all_gather_into_tensor_uneven"
@@ -191,7 +192,7 @@ def reduce_scattered_array(x: jax.Array, op: str, group: str | None, name: str) 
 
 
 def reduce_scatter_tensor(output: Tensor, input: Tensor, op: str = "sum", group: str | None = None,
-                          async_op: bool = False):
+                          async_op: bool = False) -> CommHandle | None:
     """Reduce ``input`` over the ranks and give rank i the i-th of its equal parts along dimension 0."""
     name = "reduce_scatter_tensor"
     _check(name, {"input": input, "output": output}, async_op, op)
@@ -200,7 +201,8 @@ def reduce_scatter_tensor(output: Tensor, input: Tensor, op: str = "sum", group:
 
 
 def reduce_scatter_tensor_uneven(output: Tensor, input: Tensor, input_split_sizes: list[int] | None = None,
-                                 op: str = "sum", group: str | None = None, async_op: bool = False):
+                                 op: str = "sum", group: str | None = None,
+                                 async_op: bool = False) -> CommHandle | None:
     """Like :func:`reduce_scatter_tensor`, the parts' first dimensions given by ``input_split_sizes``."""
     name = "reduce_scatter_tensor_uneven"
     _check(name, {"input": input, "output": output}, async_op, op, ("sum", "min", "max", "avg"))
@@ -214,7 +216,7 @@ def reduce_scatter_tensor_uneven(output: Tensor, input: Tensor, input_split_size
 
 
 def reduce_scatter(output: Tensor, input_list: list[Tensor], op: str = "sum", group: str | None = None,
-                   async_op: bool = False):
+                   async_op: bool = False) -> CommHandle | None:
     """Rank i gets the reduction over the ranks of their ``input_list[i]``."""
     _check("reduce_scatter", {"input_list": input_list, "output": output}, async_op, op)
     n = len(_cc.group_ranks(group, "reduce_scatter"))
@@ -231,7 +233,8 @@ def reduce_scatter(output: Tensor, input_list: list[Tensor], op: str = "sum", gr
     return _handle(async_op)
 
 
-def reduce(tensor: Tensor, dst: int, op: str = "sum", group: str | None = None, async_op: bool = False):
+def reduce(tensor: Tensor, dst: int, op: str = "sum", group: str | None = None,
+           async_op: bool = False) -> CommHandle | None:
     """Reduce ``tensor`` over the ranks into world rank ``dst``'s ``tensor`` (the others keep theirs)."""
     _check("reduce", {"tensor": tensor}, async_op, op)
     if not isinstance(dst, int):
@@ -243,7 +246,7 @@ def reduce(tensor: Tensor, dst: int, op: str = "sum", group: str | None = None, 
     return _handle(async_op)
 
 
-def broadcast(tensor: Tensor, src: int, group: str | None = None, async_op: bool = False):
+def broadcast(tensor: Tensor, src: int, group: str | None = None, async_op: bool = False) -> CommHandle | None:
     """Every rank's ``tensor`` becomes world rank ``src``'s."""
     _check("broadcast", {"tensor": tensor}, async_op)
     if not isinstance(src, int):
@@ -267,7 +270,7 @@ def broadcast(tensor: Tensor, src: int, group: str | None = None, async_op: bool
 
 
 def gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, dst: int = 0, group: str | None = None,
-                       async_op: bool = False):
+                       async_op: bool = False) -> CommHandle | None:
     """Concatenate every rank's ``input_tensor`` into world rank ``dst``'s ``output_tensor``."""
     _check("gather_into_tensor", {"input_tensor": input_tensor, "output_tensor": output_tensor}, async_op)
     parts = _gathered(input_tensor._value, group, "gather_into_tensor")
@@ -277,7 +280,7 @@ def gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, dst: int = 0
 
 
 def scatter_tensor(output_tensor: Tensor, input_tensor: Tensor, src: int = 0, group: str | None = None,
-                   async_op: bool = False):
+                   async_op: bool = False) -> CommHandle | None:
     """Rank i's ``output_tensor`` becomes the i-th equal part (dimension 0) of rank ``src``'s ``input_tensor``."""
     name = "scatter_tensor"
     _check(name, {"input_tensor": input_tensor, "output_tensor": output_tensor}, async_op)
@@ -290,7 +293,7 @@ def scatter_tensor(output_tensor: Tensor, input_tensor: Tensor, src: int = 0, gr
 
 
 def all_to_all(output_tensor_list: list[Tensor], input_tensor_list: list[Tensor], group: str | None = None,
-               async_op: bool = False):
+               async_op: bool = False) -> CommHandle | None:
     """Rank i's ``output_tensor_list[j]`` becomes rank j's ``input_tensor_list[i]``."""
     _check("all_to_all", {"output_tensor_list": output_tensor_list, "input_tensor_list": input_tensor_list},
            async_op)
@@ -308,7 +311,8 @@ def all_to_all(output_tensor_list: list[Tensor], input_tensor_list: list[Tensor]
 
 
 def all_to_all_single(output: Tensor, input: Tensor, output_split_sizes: list[int] | None = None,
-                      input_split_sizes: list[int] | None = None, group: str | None = None, async_op: bool = False):
+                      input_split_sizes: list[int] | None = None, group: str | None = None,
+                      async_op: bool = False) -> CommHandle | None:
     """Split ``input`` along dimension 0 (``input_split_sizes``, equal parts by default); part j goes to rank j;
     ``output`` is the parts received, in rank order (``output_split_sizes`` long)."""
     name = "all_to_all_single"
@@ -329,7 +333,7 @@ def all_to_all_single(output: Tensor, input: Tensor, output_split_sizes: list[in
 
 
 def all_to_all_v_c(output: Tensor, input: Tensor, send_count_matrix: list[int], group: str | None = None,
-                   async_op: bool = False):
+                   async_op: bool = False) -> CommHandle | None:
     """All-to-all of flattened elements: ``send_count_matrix[i * n + j]`` elements go from rank i to rank j."""
     name = "all_to_all_v_c"
     _check(name, {"input": input, "output": output}, async_op)
@@ -350,7 +354,7 @@ def all_to_all_v_c(output: Tensor, input: Tensor, send_count_matrix: list[int], 
     return _handle(async_op)
 
 
-def barrier(group: str | None = None, async_op: bool = False, device_ids: list[int] | None = None):
+def barrier(group: str | None = None, async_op: bool = False, device_ids: list[int] | None = None) -> CommHandle | None:
     """Wait until every rank of the group has reached the barrier."""
     _check("barrier", {}, async_op)
     _cc.exchange(group, b"", "barrier")

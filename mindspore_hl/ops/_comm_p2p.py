@@ -65,7 +65,7 @@ def irecv(tensor: Tensor, src: int = 0, group: str | None = None, tag: int = 0) 
 class P2POp:
     """One ``isend`` / ``irecv`` of :func:`batch_isend_irecv` (``op``: 'isend', 'irecv' or those functions)."""
 
-    def __init__(self, op: Any, tensor: Tensor, peer: int, group: str | None = None, tag: int = 0):
+    def __init__(self, op: Any, tensor: Tensor, peer: int, group: str | None = None, tag: int = 0) -> None:
         kind = op if isinstance(op, str) else getattr(op, "__name__", None)
         if kind not in ("isend", "irecv"):
             raise TypeError(f"P2POp: op must be 'isend' or 'irecv' (or those functions), but got {op!r}.")

@@ -57,7 +57,7 @@ class _Comm(Primitive):
 class AllReduce(_Comm):
     """``AllReduce(op=ReduceOp.SUM, group)(x)``: the reduction of every rank's ``x``."""
 
-    def __init__(self, op: str = ReduceOp.SUM, group: str = _WORLD):
+    def __init__(self, op: str = ReduceOp.SUM, group: str = _WORLD) -> None:
         super().__init__(group)
         if op not in (ReduceOp.SUM, ReduceOp.MAX, ReduceOp.MIN, ReduceOp.PROD):
             raise TypeError(f"For 'AllReduce', op must be one of sum, max, min, prod, but got {op!r}.")
@@ -91,7 +91,7 @@ class AllGatherV(_Comm):
 class ReduceScatter(_Comm):
     """``ReduceScatter(op=ReduceOp.SUM, group)(x)``: rank i's part i (dimension 0) of the reduction."""
 
-    def __init__(self, op: str = ReduceOp.SUM, group: str = _WORLD):
+    def __init__(self, op: str = ReduceOp.SUM, group: str = _WORLD) -> None:
         super().__init__(group)
         self.op = op
 
@@ -102,7 +102,7 @@ class ReduceScatter(_Comm):
 class ReduceScatterV(_Comm):
     """``ReduceScatterV(op, group)(x, input_split_sizes)``: rank i's part (of flattened ``x``) of the reduction."""
 
-    def __init__(self, op: str = ReduceOp.SUM, group: str = _WORLD):
+    def __init__(self, op: str = ReduceOp.SUM, group: str = _WORLD) -> None:
         super().__init__(group)
         self.op = op
 
@@ -118,7 +118,7 @@ class ReduceScatterV(_Comm):
 class Reduce(_Comm):
     """``Reduce(dest_rank, op, group)(x)``: the reduction on rank ``dest_rank``; zeros elsewhere."""
 
-    def __init__(self, dest_rank: int, op: str = ReduceOp.SUM, group: str = _WORLD):
+    def __init__(self, dest_rank: int, op: str = ReduceOp.SUM, group: str = _WORLD) -> None:
         super().__init__(group)
         self.dest_rank, self.op = dest_rank, op
 
@@ -131,7 +131,7 @@ class Reduce(_Comm):
 class Broadcast(_Comm):
     """``Broadcast(root_rank, group)(input_x)``: the tuple of rank ``root_rank``'s Tensors."""
 
-    def __init__(self, root_rank: int, group: str = _WORLD):
+    def __init__(self, root_rank: int, group: str = _WORLD) -> None:
         super().__init__(group)
         if not isinstance(root_rank, int):
             raise TypeError(f"For 'Broadcast', root_rank must be an int, but got {type(root_rank)}.")
@@ -149,7 +149,7 @@ class AlltoAll(_Comm):
     """``AlltoAll(split_count, split_dim, concat_dim, group)(x)``: split ``x`` along ``split_dim`` into
     ``split_count`` parts, send part j to rank j, concatenate the received parts along ``concat_dim``."""
 
-    def __init__(self, split_count: int, split_dim: int, concat_dim: int, group: str = _WORLD):
+    def __init__(self, split_count: int, split_dim: int, concat_dim: int, group: str = _WORLD) -> None:
         super().__init__(group)
         self.split_count, self.split_dim, self.concat_dim = split_count, split_dim, concat_dim
 
@@ -179,7 +179,7 @@ class AlltoAllV(_Comm):
     """``AlltoAllV(group, block_size=1)(input_x, send_numel_list, recv_numel_list)``: flattened ``input_x``
     split by ``send_numel_list * block_size`` (part j to rank j); the received parts concatenated."""
 
-    def __init__(self, group: str = _WORLD, block_size: int = 1):
+    def __init__(self, group: str = _WORLD, block_size: int = 1) -> None:
         super().__init__(group)
         self.block_size = block_size
 
@@ -196,7 +196,7 @@ class AlltoAllVC(_Comm):
     """``AlltoAllVC(group, block_size=1, transpose=False)(input_x, send_count_matrix)``: all-to-all of
     flattened elements, ``send_count_matrix[i * n + j] * block_size`` of them from rank i to rank j."""
 
-    def __init__(self, group: str = _WORLD, block_size: int = 1, transpose: bool = False):
+    def __init__(self, group: str = _WORLD, block_size: int = 1, transpose: bool = False) -> None:
         super().__init__(group)
         self.block_size, self.transpose = block_size, transpose
 
@@ -223,7 +223,7 @@ class CollectiveGather(_Comm):
     """``CollectiveGather(dest_rank, group)(x)``: on ``dest_rank`` every rank's ``x`` concatenated (dim 0),
     elsewhere a zero Tensor of that shape."""
 
-    def __init__(self, dest_rank: int, group: str = _WORLD):
+    def __init__(self, dest_rank: int, group: str = _WORLD) -> None:
         super().__init__(group)
         self.dest_rank = dest_rank
 
@@ -237,7 +237,7 @@ class CollectiveGather(_Comm):
 class CollectiveScatter(_Comm):
     """``CollectiveScatter(src_rank=0, group)(x)``: rank i's part i (dim 0) of ``src_rank``'s ``x``."""
 
-    def __init__(self, src_rank: int = 0, group: str = _WORLD):
+    def __init__(self, src_rank: int = 0, group: str = _WORLD) -> None:
         super().__init__(group)
         self.src_rank = src_rank
 
@@ -251,7 +251,7 @@ class CollectiveScatter(_Comm):
 class Send(_Comm):
     """``Send(sr_tag, dest_rank, group, group_back)(x)``: send ``x`` to ``dest_rank``; returns ``x``."""
 
-    def __init__(self, sr_tag: int, dest_rank: int, group: str = _WORLD, group_back: str = _WORLD):
+    def __init__(self, sr_tag: int, dest_rank: int, group: str = _WORLD, group_back: str = _WORLD) -> None:
         super().__init__(group)
         self.sr_tag, self.dest_rank, self.group_back = sr_tag, dest_rank, group_back
 
@@ -265,7 +265,7 @@ class Receive(_Comm):
     """``Receive(sr_tag, src_rank, shape, dtype, group, group_back)()``: what ``src_rank`` sent with ``sr_tag``."""
 
     def __init__(self, sr_tag: int, src_rank: int, shape: Any, dtype: Any, group: str = _WORLD,
-                 group_back: str = _WORLD):
+                 group_back: str = _WORLD) -> None:
         super().__init__(group)
         self.sr_tag, self.src_rank, self.shape, self.dtype, self.group_back = sr_tag, src_rank, shape, dtype, \
             group_back
@@ -282,7 +282,7 @@ class BatchISendIRecv(_Comm):
     zero placeholder for each send)."""
 
     def __init__(self, op_types: Any, remote_ranks: Any, receive_shapes: Any = None, receive_dtypes: Any = None,
-                 group: str = _WORLD):
+                 group: str = _WORLD) -> None:
         super().__init__(group)
         for what, v in (("op_types", op_types), ("remote_ranks", remote_ranks),
                         ("receive_shapes", receive_shapes or ()), ("receive_dtypes", receive_dtypes or ())):
@@ -322,7 +322,7 @@ class NeighborExchange(_Comm):
     send ``input_x[i]`` to ``send_rank_ids[i]``; return what each of ``recv_rank_ids`` sent."""
 
     def __init__(self, send_rank_ids: Any, recv_rank_ids: Any, recv_shapes: Any, send_shapes: Any, recv_type: Any,
-                 group: str = _WORLD):
+                 group: str = _WORLD) -> None:
         super().__init__(group)
         self.send_rank_ids, self.recv_rank_ids = list(send_rank_ids), list(recv_rank_ids)
         self.recv_shapes, self.send_shapes, self.recv_type = list(recv_shapes), list(send_shapes), recv_type
@@ -351,7 +351,7 @@ class NeighborExchangeV2(_Comm):
     right] widths; the output is ``x`` with the received borders around it (zeros where nothing is received)."""
 
     def __init__(self, send_rank_ids: Any, send_lens: Any, recv_rank_ids: Any, recv_lens: Any, data_format: str,
-                 group: str = _WORLD):
+                 group: str = _WORLD) -> None:
         super().__init__(group)
         for what, v, n in (("send_rank_ids", send_rank_ids, 8), ("recv_rank_ids", recv_rank_ids, 8),
                            ("send_lens", send_lens, 4), ("recv_lens", recv_lens, 4)):

@@ -10,8 +10,12 @@ ModelZoo optimizers and wrappers use them like::
 
     grads = C.HyperMap()(F.partial(_grad_scale, scale), grads)
 """
+
+from __future__ import annotations
+
 import functools
 import numbers
+from typing import Any, Callable, Sequence
 
 import jax.numpy as jnp
 
@@ -60,18 +64,18 @@ class MultitypeFuncGraph:
         read_value: accepted for compatibility.
     """
 
-    def __init__(self, name, read_value=False, doc_url=""):
+    def __init__(self, name: str, read_value: bool = False, doc_url: str = "") -> None:
         self.name = name
         self._entries = []
 
-    def register(self, *type_names):
+    def register(self, *type_names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator registering an implementation for arguments of ``type_names``."""
         def deco(fn):
             self._entries.append((type_names, fn))
             return fn
         return deco
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         for names, fn in self._entries:
             if len(names) == len(args) and all(_matches(n, a) for n, a in zip(names, args)):
                 return fn(*args)
@@ -102,10 +106,10 @@ class HyperMap:
     ``HyperMap()(fn, xs, ys)`` or ``HyperMap(fn)(xs, ys)``; non-sequence arguments are passed to every call.
     """
 
-    def __init__(self, ops=None, reverse=False):
+    def __init__(self, ops: Callable[..., Any] | None = None, reverse: bool = False) -> None:
         self.ops, self.reverse = ops, reverse
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         fn, args = (self.ops, args) if self.ops is not None else (args[0], args[1:])
         return _map(fn, args, True, "HyperMap")
 
@@ -113,12 +117,13 @@ class HyperMap:
 class Map(HyperMap):
     """Like :class:`HyperMap` but maps over the top-level sequence only."""
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         fn, args = (self.ops, args) if self.ops is not None else (args[0], args[1:])
         return _map(fn, args, False, "Map")
 
 
-def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
+def clip_by_global_norm(x: Tensor | Sequence[Tensor], clip_norm: float = 1.0,
+                        use_norm: Tensor | None = None) -> Tensor | tuple[Tensor, ...]:
     """Scale the Tensors in ``x`` so that their joint L2 norm is at most ``clip_norm``.
 
     ``x`` is a tuple/list of Tensors (returns a tuple) or one Tensor (returns one Tensor).

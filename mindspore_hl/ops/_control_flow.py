@@ -6,6 +6,11 @@ They run as ``jax.lax`` control flow: one traced body, both in PYNATIVE and GRAP
 forward mode only (its trip count is data dependent), as in JAX. Bodies may read Parameters, but must not
 assign them (return new values instead).
 """
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
 import jax
 import jax.numpy as jnp
 
@@ -51,7 +56,7 @@ def _pred(name, p):
     return p.reshape(()).astype(jnp.bool_)
 
 
-def cond(pred, true_fn, false_fn, *operands):
+def cond(pred: Tensor, true_fn: Callable[..., Any], false_fn: Callable[..., Any], *operands: Tensor) -> Any:
     """``true_fn(*operands)`` if ``pred`` else ``false_fn(*operands)``; both branches are traced once.
 
     Both branches must return the same structure, shapes and dtypes.
@@ -61,7 +66,7 @@ def cond(pred, true_fn, false_fn, *operands):
     return jax.lax.cond(p, lambda o: _to_tensors(true_fn(*o)), lambda o: _to_tensors(false_fn(*o)), ops_t)
 
 
-def switch_case(index, branches, *operands):
+def switch_case(index: Tensor, branches: Sequence[Callable[..., Any]], *operands: Tensor) -> Any:
     """``branches[index](*operands)`` (index clamped to the valid range), traced as one XLA case."""
     if not branches:
         raise OpError("For 'switch_case', 'branches' must not be empty.")
@@ -72,7 +77,7 @@ def switch_case(index, branches, *operands):
     return jax.lax.switch(i.reshape(()), fns, _to_tensors(operands))
 
 
-def while_loop(cond_func, loop_func, init_val):
+def while_loop(cond_func: Callable[..., Any], loop_func: Callable[..., Any], init_val: Any) -> Any:
     """Repeat ``val = loop_func(val)`` while ``cond_func(val)``; returns the final ``val``.
 
     Args:
@@ -85,7 +90,7 @@ def while_loop(cond_func, loop_func, init_val):
                               lambda v: _match("while_loop", loop_func(v), v), init)
 
 
-def fori_loop(lower, upper, loop_func, init_val, unroll=False):
+def fori_loop(lower: int, upper: int, loop_func: Callable[..., Any], init_val: Any, unroll: bool | int = False) -> Any:
     """``val = loop_func(i, val)`` for i in [lower, upper); with Python-int bounds it is reverse-differentiable."""
     init = _to_tensors(init_val)
     lo = lower._value if isinstance(lower, Tensor) else lower
@@ -96,7 +101,8 @@ def fori_loop(lower, upper, loop_func, init_val, unroll=False):
                              unroll=unroll)
 
 
-def scan(loop_func, init, xs, length=None, reverse=False, unroll=1):
+def scan(loop_func: Callable[..., Any], init: Any, xs: Any, length: int | None = None, reverse: bool = False,
+         unroll: bool | int = 1) -> tuple[Any, Any]:
     """``carry, y = loop_func(carry, x)`` over the leading axis of ``xs``; returns ``(carry, stacked ys)``."""
     carry0 = _to_tensors(init)
     xs_t = None if xs is None else _to_tensors(xs)

@@ -5,7 +5,10 @@
 and the inputs, never a C++ stack dump. A device plug-in may replace an op's array function by name
 (see ``mindspore_hl.backends``).
 """
+from __future__ import annotations
+
 import functools
+from typing import Any, Callable, Mapping, TypeVar
 
 import jax
 import numpy as np
@@ -15,6 +18,9 @@ from ..common.tensor import Tensor, describe, is_f64, wrap
 
 __all__ = ["op", "check", "unwrap", "describe", "OpError", "set_overrides"]
 
+# The decorated function keeps its signature: it is annotated with the Tensors its callers pass.
+_F = TypeVar("_F", bound=Callable[..., Any])
+
 _F64 = np.dtype(np.float64)
 _F32 = np.dtype(np.float32)
 _PASS_THROUGH = (jax.errors.TracerBoolConversionError, jax.errors.ConcretizationTypeError,
@@ -23,13 +29,13 @@ _TRACE = _state.trace  # its op_observer sees every op call while an exporter re
 _OVERRIDES = _state.op_overrides  # the device plug-in's ops (set by set_device, cleared by _state.reset)
 
 
-def set_overrides(mapping):
+def set_overrides(mapping: Mapping[str, Callable[..., Any]] | None) -> None:
     """Install a backend's op overrides ``{op_name: array_function}`` (replacing the previous backend's)."""
     _OVERRIDES.clear()
     _OVERRIDES.update(mapping or {})
 
 
-def unwrap(x):
+def unwrap(x: Any) -> Any:
     """Tensor -> array; lists/tuples unwrapped element-wise; everything else unchanged."""
     if isinstance(x, Tensor):
         return x._value
@@ -56,7 +62,7 @@ def _narrow(out, args, kwargs):
     return out
 
 
-def op(name, keep_f64=False):
+def op(name: str, keep_f64: bool = False) -> Callable[[_F], _F]:
     """Decorator: make a function over arrays into a MindSpore op over Tensors named ``name``.
 
     Args:
@@ -113,7 +119,7 @@ class OpTypeError(TypeError):
     _names_op = True
 
 
-def check(cond, name, message, kind=ValueError):
+def check(cond: Any, name: str, message: str, kind: type[Exception] = ValueError) -> None:
     """Raise ``For 'name', message`` (ValueError, or TypeError with ``kind=TypeError``) unless ``cond``."""
     if not cond:
         if kind is TypeError:

@@ -4,6 +4,10 @@ Summary ops (``ops.ScalarSummary()('loss', x)`` ...) hand ``(kind, name, numpy_v
 registered with :func:`add_summary_listener` (the summary writer registers one); without listeners they do
 nothing, as in MindSpore without a SummaryRecord.
 """
+from __future__ import annotations
+
+from typing import Any, Callable
+
 import jax
 import numpy as np
 
@@ -11,17 +15,19 @@ from ..common.tensor import Tensor
 
 __all__ = ["print_", "add_summary_listener", "remove_summary_listener", "summary"]
 
-_listeners = []
+_Listener = Callable[[str, str, np.ndarray], Any]  # fn(kind, name, value)
+
+_listeners: list[_Listener] = []
 _KINDS = ("scalar", "image", "tensor", "histogram")
 
 
-def add_summary_listener(fn):
+def add_summary_listener(fn: _Listener) -> _Listener:
     """Register ``fn(kind, name, value)`` to receive summary values; returns ``fn``."""
     _listeners.append(fn)
     return fn
 
 
-def remove_summary_listener(fn):
+def remove_summary_listener(fn: _Listener) -> None:
     if fn in _listeners:
         _listeners.remove(fn)
 
@@ -31,7 +37,7 @@ def _emit(kind, name, value):
         fn(kind, name, np.asarray(value))
 
 
-def summary(kind, name, value):
+def summary(kind: str, name: str, value: Any) -> None:
     """Send one summary value (kind: scalar / image / tensor / histogram) to the listeners."""
     if kind not in _KINDS:
         raise ValueError(f"summary: 'kind' must be one of {_KINDS}, but got {kind!r}.")
@@ -54,7 +60,7 @@ def _show(x):
     return str(np.asarray(x)) if isinstance(x, (jax.Array, np.ndarray)) else str(x)
 
 
-def print_(*input_x):
+def print_(*input_x: Any) -> None:
     """Print strings and Tensors, one per line; inside compiled code the values print when the step runs."""
     parts = [x._value if isinstance(x, Tensor) else x for x in input_x]
     traced = [i for i, p in enumerate(parts) if isinstance(p, jax.core.Tracer)]

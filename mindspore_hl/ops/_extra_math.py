@@ -1,14 +1,18 @@
 """Ops that ``mint`` needs and MindSpore's ``ops`` namespace does not name (``vdot``, ``kthvalue``, the
 synchronised-batch-norm statistics)."""
+
+from __future__ import annotations
+
 import jax.numpy as jnp
 
+from ..common.tensor import Tensor
 from ._core import check, op
 
 __all__ = ["vdot", "kthvalue", "batch_norm_stats", "batch_norm_elemt", "batch_norm_gather_stats_with_counts"]
 
 
 @op("vdot")
-def vdot(input, other):
+def vdot(input: Tensor, other: Tensor | float) -> Tensor:
     """Dot product of two 1-D tensors, conjugating the first."""
     check(jnp.ndim(input) == 1 and jnp.ndim(other) == 1, "vdot",
           f"both inputs must be 1-D, but got shapes {list(jnp.shape(input))} and {list(jnp.shape(other))}.")
@@ -18,7 +22,7 @@ def vdot(input, other):
 
 
 @op("kthvalue")
-def kthvalue(input, k, dim=-1, keepdim=False):
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
     """(values, indices) of the ``k``-th smallest element (1-based) along ``dim``."""
     size = jnp.shape(input)[dim] if jnp.ndim(input) else 1
     check(1 <= k <= size, "kthvalue", f"k must be in [1, {size}], but got {k}.")
@@ -36,7 +40,7 @@ def _channel_axes(x):
 
 
 @op("batch_norm_stats")
-def batch_norm_stats(input, eps):
+def batch_norm_stats(input: Tensor, eps: float) -> tuple[Tensor, Tensor]:
     """(mean, invstd) per channel (dim 1) over all other dims: the local half of synchronised batch norm."""
     axes = _channel_axes(input)
     x = input.astype(jnp.float32) if input.dtype == jnp.float16 else input
@@ -46,7 +50,8 @@ def batch_norm_stats(input, eps):
 
 
 @op("batch_norm_elemt")
-def batch_norm_elemt(input, weight=None, bias=None, mean=None, invstd=None, eps=1e-05):
+def batch_norm_elemt(input: Tensor, weight: Tensor | None = None, bias: Tensor | None = None,
+                     mean: Tensor | float | None = None, invstd: Tensor | None = None, eps: float = 1e-05) -> Tensor:
     """(input - mean) * invstd * weight + bias, per channel (dim 1)."""
     shape = (1, -1) + (1,) * (jnp.ndim(input) - 2)
     out = (input - jnp.reshape(mean, shape)) * jnp.reshape(invstd, shape)
@@ -58,8 +63,9 @@ def batch_norm_elemt(input, weight=None, bias=None, mean=None, invstd=None, eps=
 
 
 @op("batch_norm_gather_stats_with_counts")
-def batch_norm_gather_stats_with_counts(input, mean, invstd, running_mean=None, running_var=None, momentum=0.1,
-                                        eps=1e-05, counts=None):
+def batch_norm_gather_stats_with_counts(input: Tensor, mean: Tensor, invstd: Tensor, running_mean: Tensor | None = None,
+                                        running_var: Tensor | None = None, momentum: float = 0.1, eps: float = 1e-05,
+                                        counts: Tensor | None = None) -> tuple[Tensor, Tensor]:
     """Global (mean, invstd) from per-replica ``mean`` / ``invstd`` rows and their element ``counts``.
 
     The updated running statistics are not written back (Tensors here are values); use the returned mean and

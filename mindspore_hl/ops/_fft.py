@@ -3,10 +3,14 @@
 Dtype rule (MindSpore's): real and integer inputs are transformed in Complex64 (Float64 and Complex128 in
 Complex128); transforms with a real result (``irfft``, ``hfft``) return Float32 (Float64 from 64-bit inputs).
 """
+
+from __future__ import annotations
+
 import jax.numpy as jnp
 import numpy as np
 
 from ..common import dtype as mstype
+from ..common.tensor import Tensor
 from ._core import check, op
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
@@ -114,13 +118,13 @@ ihfftn = _many("ihfftn", _ihfftn, True, to_complex=False)
 
 
 @op("fftshift")
-def fftshift(input, dim=None):
+def fftshift(input: Tensor, dim: int | tuple[int, ...] | None = None) -> Tensor:
     """Move the zero-frequency term to the centre of ``dim`` (all dims by default)."""
     return jnp.fft.fftshift(input, axes=dim)
 
 
 @op("ifftshift")
-def ifftshift(input, dim=None):
+def ifftshift(input: Tensor, dim: int | tuple[int, ...] | None = None) -> Tensor:
     """Inverse of ``fftshift``."""
     return jnp.fft.ifftshift(input, axes=dim)
 
@@ -130,14 +134,14 @@ def _np_dtype(dtype):
 
 
 @op("fftfreq", keep_f64=True)
-def fftfreq(n, d=1.0, dtype=None):
+def fftfreq(n: int, d: float = 1.0, dtype: mstype.Type | None = None) -> Tensor:
     """Sample frequencies of an ``n``-point DFT with sample spacing ``d`` (Float32 unless ``dtype``)."""
     check(isinstance(n, int) and n >= 1, "fftfreq", f"n must be a positive int, but got {n!r}.")
     return jnp.asarray(np.fft.fftfreq(n, d).astype(_np_dtype(dtype)))
 
 
 @op("rfftfreq", keep_f64=True)
-def rfftfreq(n, d=1.0, dtype=None):
+def rfftfreq(n: int, d: float = 1.0, dtype: mstype.Type | None = None) -> Tensor:
     """Sample frequencies of an ``n``-point real DFT (the non-negative half)."""
     check(isinstance(n, int) and n >= 1, "rfftfreq", f"n must be a positive int, but got {n!r}.")
     return jnp.asarray(np.fft.rfftfreq(n, d).astype(_np_dtype(dtype)))

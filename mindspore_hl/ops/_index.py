@@ -16,7 +16,7 @@ def _check_int(name, what, x):
 
 
 @op("gather")
-def gather(input_params, input_indices, axis, batch_dims=0):
+def gather(input_params: Tensor, input_indices: Tensor, axis: int, batch_dims: int = 0) -> Tensor:
     """Take slices of ``input_params`` along ``axis`` at ``input_indices``."""
     _check_int("gather", "input_indices", input_indices)
     if batch_dims:
@@ -28,18 +28,18 @@ def gather(input_params, input_indices, axis, batch_dims=0):
 
 
 @op("gather_elements")
-def gather_elements(input, dim, index):
+def gather_elements(input: Tensor, dim: int, index: Tensor) -> Tensor:
     """``out[i][j] = input[index[i][j]][j]`` (dim 0) etc., like torch.gather."""
     _check_int("gather_elements", "index", index)
     return jnp.take_along_axis(input, index, dim)
 
 
-def gather_d(x, dim, index):
+def gather_d(x: Tensor, dim: int, index: Tensor) -> Tensor:
     return gather_elements(x, dim, index)
 
 
 @op("gather_nd")
-def gather_nd(input_x, indices):
+def gather_nd(input_x: Tensor, indices: Tensor) -> Tensor:
     """Gather slices addressed by the last axis of ``indices``."""
     _check_int("gather_nd", "indices", indices)
     k = indices.shape[-1]
@@ -47,7 +47,7 @@ def gather_nd(input_x, indices):
 
 
 @op("index_select")
-def index_select(input, axis, index):
+def index_select(input: Tensor, axis: int, index: Tensor) -> Tensor:
     _check_int("index_select", "index", index)
     check(jnp.ndim(index) == 1, "index_select", f"'index' must be 1-D, but got shape {list(jnp.shape(index))}.")
     return jnp.take(input, index, axis=axis)
@@ -58,26 +58,26 @@ def _nd_index(indices):
 
 
 @op("scatter_nd")
-def scatter_nd(indices, updates, shape):
+def scatter_nd(indices: Tensor, updates: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Zeros of ``shape`` with ``updates`` added at ``indices`` (duplicates accumulate)."""
     _check_int("scatter_nd", "indices", indices)
     return jnp.zeros(tuple(shape), updates.dtype).at[_nd_index(indices)].add(updates)
 
 
 @op("tensor_scatter_update")
-def tensor_scatter_update(input_x, indices, updates):
+def tensor_scatter_update(input_x: Tensor, indices: Tensor, updates: Tensor) -> Tensor:
     _check_int("tensor_scatter_update", "indices", indices)
     return input_x.at[_nd_index(indices)].set(updates.astype(input_x.dtype))
 
 
 @op("tensor_scatter_add")
-def tensor_scatter_add(input_x, indices, updates):
+def tensor_scatter_add(input_x: Tensor, indices: Tensor, updates: Tensor) -> Tensor:
     _check_int("tensor_scatter_add", "indices", indices)
     return input_x.at[_nd_index(indices)].add(updates.astype(input_x.dtype))
 
 
 @op("scatter")
-def scatter(input, axis, index, src):
+def scatter(input: Tensor, axis: int, index: Tensor, src: Tensor) -> Tensor:
     """``out`` is ``input`` with ``out[index[i][j]][j] = src[i][j]`` (axis 0), like torch.scatter."""
     _check_int("scatter", "index", index)
     idx = list(jnp.meshgrid(*[jnp.arange(s) for s in index.shape], indexing="ij"))
@@ -91,33 +91,34 @@ def _bool_cond(name, cond):
 
 
 @op("where")
-def where(condition, input, other):
+def where(condition: Tensor, input: Tensor, other: Tensor | float) -> Tensor:
     """Elementwise ``input if condition else other`` with broadcasting."""
     _bool_cond("where", condition)
     return jnp.where(condition, input, other)
 
 
 @op("select")
-def select(condition, input, other):
+def select(condition: Tensor, input: Tensor, other: Tensor | float) -> Tensor:
     """Elementwise ``input if condition else other``."""
     _bool_cond("select", condition)
     return jnp.where(condition, input, other)
 
 
 @op("masked_fill")
-def masked_fill(input_x, mask, value):
+def masked_fill(input_x: Tensor, mask: Tensor, value: Tensor | float) -> Tensor:
     _bool_cond("masked_fill", mask)
     return jnp.where(mask, jnp.asarray(value, input_x.dtype), input_x)
 
 
-def masked_select(input, mask):
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     """The elements of ``input`` where ``mask`` is True, as a 1-D Tensor (eager only: the size is data-dependent)."""
     a, m = np.asarray(unwrap(input)), np.asarray(unwrap(mask))
     return Tensor(a[np.broadcast_to(m, a.shape)])
 
 
 @op("one_hot")
-def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
+def one_hot(indices: Tensor, depth: int, on_value: Tensor | float = 1, off_value: Tensor | float = 0,
+            axis: int = -1) -> Tensor:
     """One-hot encode integer ``indices`` into ``depth`` classes; the dtype follows ``on_value``."""
     _check_int("one_hot", "indices", indices)
     check(isinstance(depth, (int, np.integer)) and depth >= 0, "one_hot",

@@ -62,7 +62,8 @@ tensor_scatter_min = _tensor_scatter("min")
 
 
 @op("tensor_scatter_elements")
-def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction="none"):
+def tensor_scatter_elements(input_x: Tensor, indices: Tensor, updates: Tensor, axis: int = 0,
+                            reduction: str = "none") -> Tensor:
     """``out[..., indices[i, j], ...] = updates[i, j]`` along ``axis`` (``reduction`` 'none' or 'add')."""
     check(reduction in ("none", "add"), "tensor_scatter_elements",
           f"'reduction' must be 'none' or 'add', but got {reduction!r}.")
@@ -102,7 +103,7 @@ scatter_nd_min = _scatter_nd("min")
 _tensor_scatter_update = _tensor_scatter("update")
 
 
-def scatter_nd_update(input_x, indices, updates, use_locking=True):
+def scatter_nd_update(input_x: Tensor, indices: Tensor, updates: Tensor, use_locking: bool = True) -> Tensor:
     """In place on the Parameter ``input_x``: set ``updates`` at the N-D ``indices``; returns ``input_x``."""
     return _inplace("scatter_nd_update", _tensor_scatter_update, input_x, indices, updates)
 
@@ -139,13 +140,14 @@ def _index_add(x, indices, y, axis):
     return x.at[tuple(idx)].add(y.astype(x.dtype))
 
 
-def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
+def index_add(x: Tensor, indices: Tensor, y: Tensor | float, axis: int, use_lock: bool = True,
+              check_index_bound: bool = True) -> Tensor:
     """In place on the Parameter ``x``: add ``y`` into the slices ``indices`` along ``axis``; returns ``x``."""
     return _inplace("index_add", _index_add, x, indices, y, axis)
 
 
 @op("index_fill")
-def index_fill(x, axis, index, value):
+def index_fill(x: Tensor, axis: int, index: Tensor, value: Tensor | float) -> Tensor:
     """A copy of ``x`` with the slices ``index`` along ``axis`` set to ``value``."""
     idx = [slice(None)] * x.ndim
     idx[axis % x.ndim] = jnp.reshape(index, -1)
@@ -153,7 +155,7 @@ def index_fill(x, axis, index, value):
 
 
 @op("select_scatter")
-def select_scatter(input, src, axis, index):
+def select_scatter(input: Tensor, src: Tensor, axis: int, index: Tensor) -> Tensor:
     """A copy of ``input`` with ``input.select(axis, index)`` replaced by ``src``."""
     idx = [slice(None)] * input.ndim
     idx[axis % input.ndim] = index
@@ -161,7 +163,8 @@ def select_scatter(input, src, axis, index):
 
 
 @op("slice_scatter")
-def slice_scatter(input, src, axis=0, start=None, end=None, step=1):
+def slice_scatter(input: Tensor, src: Tensor, axis: int = 0, start: int | None = None, end: int | None = None,
+                  step: int = 1) -> Tensor:
     """A copy of ``input`` with ``input[start:end:step]`` along ``axis`` replaced by ``src``."""
     idx = [slice(None)] * input.ndim
     idx[axis % input.ndim] = slice(start, end, step)
@@ -169,7 +172,7 @@ def slice_scatter(input, src, axis=0, start=None, end=None, step=1):
 
 
 @op("diagonal_scatter")
-def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """A copy of ``input`` with its (offset, dim1, dim2) diagonal replaced by ``src``."""
     moved = jnp.moveaxis(input, (dim1, dim2), (-2, -1))
     m, n = moved.shape[-2:]
@@ -226,7 +229,7 @@ unsorted_segment_min = _segment("min", "min", _highest)
 
 
 @op("unsorted_segment_prod")
-def unsorted_segment_prod(x, segment_ids, num_segments):
+def unsorted_segment_prod(x: Tensor, segment_ids: Tensor, num_segments: int) -> Tensor:
     """The product of the rows of ``x`` per segment id (1 for empty segments)."""
     n = int(num_segments)
     return jnp.ones((n,) + x.shape[segment_ids.ndim:], x.dtype).at[segment_ids].multiply(x)
@@ -234,7 +237,7 @@ def unsorted_segment_prod(x, segment_ids, num_segments):
 
 
 @op("unsorted_segment_sum")
-def unsorted_segment_sum(input_x, segment_ids, num_segments):
+def unsorted_segment_sum(input_x: Tensor, segment_ids: Tensor, num_segments: int) -> Tensor:
     """The sum of the rows of ``input_x`` per segment id (0 for empty segments)."""
     n = int(num_segments)
     return jnp.zeros((n,) + input_x.shape[segment_ids.ndim:], input_x.dtype).at[segment_ids].add(input_x)

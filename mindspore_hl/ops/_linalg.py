@@ -1,6 +1,11 @@
 """Matrix products and linear algebra (``ops.matmul``, ``ops.bmm``, ``ops.tensor_dot``, ``ops.norm`` ...)."""
+
+from __future__ import annotations
+
 import jax.numpy as jnp
 
+from ..common import dtype as mstype
+from ..common.tensor import Tensor
 from ._core import OpError, OpTypeError, check, op
 
 __all__ = ["matmul", "mm", "bmm", "batch_matmul", "dot", "inner", "outer", "ger", "tensor_dot", "tensordot",
@@ -8,7 +13,7 @@ __all__ = ["matmul", "mm", "bmm", "batch_matmul", "dot", "inner", "outer", "ger"
            "cdist", "kron", "baddbmm", "addmm"]
 
 
-def check_matmul(name, a, b):
+def check_matmul(name: str, a: Tensor, b: Tensor) -> None:
     """Validate the operands of a matrix product (also used by ``Tensor.__matmul__``)."""
     sa, sb = jnp.shape(a), jnp.shape(b)
     if not sa or not sb:
@@ -23,14 +28,14 @@ def check_matmul(name, a, b):
 
 
 @op("matmul")
-def matmul(input, other):
+def matmul(input: Tensor, other: Tensor | float) -> Tensor:
     """Matrix product with NumPy semantics (1-D operands, batch broadcasting)."""
     check_matmul("matmul", input, other)
     return jnp.matmul(input, other)
 
 
 @op("mm")
-def mm(input, mat2):
+def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """Product of two 2-D matrices."""
     check(jnp.ndim(input) == 2 and jnp.ndim(mat2) == 2, "mm",
           f"both inputs must be 2-D, but got shapes {list(jnp.shape(input))} and {list(jnp.shape(mat2))}.")
@@ -39,7 +44,7 @@ def mm(input, mat2):
 
 
 @op("bmm")
-def bmm(input_x, mat2):
+def bmm(input_x: Tensor, mat2: Tensor) -> Tensor:
     """Batched matrix product of 3-D (or higher, batch-broadcast) tensors."""
     check(jnp.ndim(input_x) >= 3 and jnp.ndim(mat2) >= 3, "bmm",
           f"both inputs must have at least 3 dimensions, but got shapes {list(jnp.shape(input_x))} and "
@@ -49,7 +54,7 @@ def bmm(input_x, mat2):
 
 
 @op("batch_matmul")
-def batch_matmul(x, y, transpose_a=False, transpose_b=False):
+def batch_matmul(x: Tensor, y: Tensor | float, transpose_a: bool = False, transpose_b: bool = False) -> Tensor:
     """Batched matrix product, optionally transposing the last two axes of either operand."""
     if transpose_a:
         x = jnp.swapaxes(x, -1, -2)
@@ -60,18 +65,18 @@ def batch_matmul(x, y, transpose_a=False, transpose_b=False):
 
 
 @op("dot")
-def dot(input, other):
+def dot(input: Tensor, other: Tensor | float) -> Tensor:
     """Dot product over the last axis of ``input`` and the second-to-last of ``other`` (like np.dot)."""
     return jnp.dot(input, other)
 
 
 @op("inner")
-def inner(input, other):
+def inner(input: Tensor, other: Tensor | float) -> Tensor:
     return jnp.inner(input, other)
 
 
 @op("outer")
-def outer(input, vec2):
+def outer(input: Tensor, vec2: Tensor) -> Tensor:
     return jnp.outer(input, vec2)
 
 
@@ -79,7 +84,7 @@ ger = outer
 
 
 @op("tensor_dot")
-def tensor_dot(x1, x2, axes):
+def tensor_dot(x1: Tensor, x2: Tensor, axes: int | tuple[int, ...]) -> Tensor:
     """Sum of products over the given axes (int, or a pair of axis lists), like np.tensordot."""
     return jnp.tensordot(x1, x2, axes)
 
@@ -88,7 +93,7 @@ tensordot = tensor_dot
 
 
 @op("einsum")
-def einsum(equation, *operands):
+def einsum(equation: str, *operands: Tensor) -> Tensor:
     """Einstein summation, e.g. ``ops.einsum('ij,jk->ik', a, b)``."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = operands[0]
@@ -96,7 +101,8 @@ def einsum(equation, *operands):
 
 
 @op("norm")
-def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+def norm(A: Tensor, ord: int | float | str | None = None, dim: int | tuple[int, ...] | None = None,
+         keepdim: bool = False, *, dtype: mstype.Type | None = None) -> Tensor:
     """Vector or matrix norm (``ord`` as in ``numpy.linalg.norm``)."""
     x = A if dtype is None else A.astype(dtype)
     if not jnp.issubdtype(x.dtype, jnp.inexact):
@@ -107,7 +113,7 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
 
 
 @op("inverse")
-def inverse(input):
+def inverse(input: Tensor) -> Tensor:
     check(jnp.ndim(input) >= 2 and jnp.shape(input)[-1] == jnp.shape(input)[-2], "inverse",
           f"the input must be a square matrix (batch), but got shape {list(jnp.shape(input))}.")
     return jnp.linalg.inv(input)
@@ -117,18 +123,18 @@ matrix_inverse = inverse
 
 
 @op("det")
-def det(input):
+def det(input: Tensor) -> Tensor:
     return jnp.linalg.det(input)
 
 
 @op("trace")
-def trace(input):
+def trace(input: Tensor) -> Tensor:
     check(jnp.ndim(input) == 2, "trace", f"the input must be 2-D, but got shape {list(jnp.shape(input))}.")
     return jnp.trace(input)
 
 
 @op("cosine_similarity")
-def cosine_similarity(x1, x2, dim=1, eps=1e-08):
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-08) -> Tensor:
     """Cosine of the angle between ``x1`` and ``x2`` along ``dim``."""
     n1 = jnp.sqrt(jnp.sum(x1 * x1, dim))
     n2 = jnp.sqrt(jnp.sum(x2 * x2, dim))
@@ -136,13 +142,13 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-08):
 
 
 @op("l2_normalize")
-def l2_normalize(x, axis=0, epsilon=1e-4):
+def l2_normalize(x: Tensor, axis: int | tuple[int, ...] = 0, epsilon: float = 1e-4) -> Tensor:
     """x / sqrt(max(sum(x ** 2, axis), epsilon))."""
     return x / jnp.sqrt(jnp.maximum(jnp.sum(x * x, axis, keepdims=True), epsilon))
 
 
 @op("cdist")
-def cdist(x1, x2, p=2.0):
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0) -> Tensor:
     """Batched p-norm distances between the rows of ``x1`` and ``x2``."""
     diff = jnp.abs(x1[..., :, None, :] - x2[..., None, :, :])
     if p == float("inf"):
@@ -151,17 +157,18 @@ def cdist(x1, x2, p=2.0):
 
 
 @op("kron")
-def kron(input, other):
+def kron(input: Tensor, other: Tensor | float) -> Tensor:
     return jnp.kron(input, other)
 
 
 @op("baddbmm")
-def baddbmm(input, batch1, batch2, beta=1, alpha=1):
+def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, beta: Tensor | float = 1,
+            alpha: Tensor | float = 1) -> Tensor:
     """beta * input + alpha * (batch1 @ batch2)."""
     return beta * input + alpha * jnp.matmul(batch1, batch2)
 
 
 @op("addmm")
-def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Tensor | float = 1, alpha: Tensor | float = 1) -> Tensor:
     """beta * input + alpha * (mat1 @ mat2)."""
     return beta * input + alpha * jnp.matmul(mat1, mat2)

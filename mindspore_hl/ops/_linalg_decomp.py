@@ -3,10 +3,15 @@
 As MindSpore 2.10 defines them: ``svd`` returns ``(s, u, v)`` (``v``, not its adjoint), LU pivots are 1-based
 row swaps (LAPACK's, Int32), decompositions accept Float32/Float64/Complex and reject integer inputs.
 """
+
+from __future__ import annotations
+
 import jax
 import jax.numpy as jnp
 import jax.scipy.linalg as jsl
 
+from ..common import dtype as mstype
+from ..common.tensor import Tensor
 from ._core import check, op
 
 __all__ = ["svd", "cholesky", "cholesky_inverse", "cholesky_solve", "pinv", "vector_norm", "matrix_norm",
@@ -39,7 +44,7 @@ def _mT(x):
 
 
 @op("svd")
-def svd(input, full_matrices=False, compute_uv=True):
+def svd(input: Tensor, full_matrices: bool = False, compute_uv: bool = True) -> Tensor | tuple[Tensor, Tensor, Tensor]:
     """Singular values ``s`` (descending), and with ``compute_uv`` the tuple ``(s, u, v)``: input = u diag(s) v^H."""
     _matrix("svd", input)
     if not compute_uv:
@@ -49,7 +54,7 @@ def svd(input, full_matrices=False, compute_uv=True):
 
 
 @op("cholesky")
-def cholesky(input_x, upper=False):
+def cholesky(input_x: Tensor, upper: bool = False) -> Tensor:
     """The Cholesky factor of a symmetric positive-definite matrix (lower, or upper with ``upper=True``)."""
     _square("cholesky", input_x)
     low = jnp.linalg.cholesky(input_x)
@@ -57,7 +62,7 @@ def cholesky(input_x, upper=False):
 
 
 @op("cholesky_inverse")
-def cholesky_inverse(input_x, upper=False):
+def cholesky_inverse(input_x: Tensor, upper: bool = False) -> Tensor:
     """The inverse of A from its Cholesky factor ``input_x`` (A = L L^H, or U^H U with ``upper=True``)."""
     _square("cholesky_inverse", input_x)
     eye = jnp.broadcast_to(jnp.eye(input_x.shape[-1], dtype=input_x.dtype), input_x.shape)
@@ -65,14 +70,14 @@ def cholesky_inverse(input_x, upper=False):
 
 
 @op("cholesky_solve")
-def cholesky_solve(input, input2, upper=False):
+def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor:
     """Solve A X = ``input`` given the Cholesky factor ``input2`` of A."""
     _square("cholesky_solve", input2)
     return jsl.cho_solve((input2, not upper), input)
 
 
 @op("pinv")
-def pinv(x, *, atol=None, rtol=None, hermitian=False):
+def pinv(x: Tensor, *, atol: float | None = None, rtol: float | None = None, hermitian: bool = False) -> Tensor:
     """The Moore-Penrose pseudo-inverse (singular values below max(atol, rtol * s_max) are dropped)."""
     _matrix("pinv", x)
     u, s, vh = jnp.linalg.svd(x, full_matrices=False, hermitian=hermitian)
@@ -93,7 +98,8 @@ def _norm_float(x, dtype):
 
 
 @op("vector_norm")
-def vector_norm(x, ord=2, axis=None, keepdims=False, *, dtype=None):
+def vector_norm(x: Tensor, ord: float = 2, axis: int | tuple[int, ...] | None = None,
+                keepdims: bool = False, *, dtype: mstype.Type | None = None) -> Tensor:
     """The ``ord``-norm over ``axis`` (all elements when None); ord may be 0, +-inf or any float."""
     v = jnp.abs(_norm_float(x, dtype))
     if axis is None:
@@ -115,7 +121,8 @@ def vector_norm(x, ord=2, axis=None, keepdims=False, *, dtype=None):
 
 
 @op("matrix_norm")
-def matrix_norm(A, ord="fro", axis=(-2, -1), keepdims=False, *, dtype=None):
+def matrix_norm(A: Tensor, ord: int | str = "fro", axis: tuple[int, int] = (-2, -1),
+                keepdims: bool = False, *, dtype: mstype.Type | None = None) -> Tensor:
     """Frobenius, nuclear, +-1, +-2 or +-inf norm of the matrices spanned by ``axis``."""
     x = _norm_float(A, dtype)
     check(ord in ("fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf")), "matrix_norm",
@@ -127,7 +134,7 @@ def matrix_norm(A, ord="fro", axis=(-2, -1), keepdims=False, *, dtype=None):
 
 
 @op("qr")
-def qr(input, mode="reduced"):
+def qr(input: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
     """(Q, R) with input = Q R; ``mode`` 'reduced' or 'complete'."""
     check(mode in ("reduced", "complete"), "qr", f"the arg mode must be 'reduced' or 'complete', but got {mode}.",
           TypeError)
@@ -140,7 +147,7 @@ def _complex(x):
 
 
 @op("eig")
-def eig(A):
+def eig(A: Tensor) -> tuple[Tensor, Tensor]:
     """(eigenvalues, eigenvectors) of a square (batch of) matrices, both complex."""
     _square("eig", A)
     w, v = jnp.linalg.eig(A)
@@ -148,14 +155,14 @@ def eig(A):
 
 
 @op("eigvals")
-def eigvals(A):
+def eigvals(A: Tensor) -> Tensor:
     """The (complex) eigenvalues of a square (batch of) matrices."""
     _square("eigvals", A)
     return _complex(jnp.linalg.eigvals(A))
 
 
 @op("slogdet")
-def slogdet(input):
+def slogdet(input: Tensor) -> tuple[Tensor, Tensor]:
     """(sign, log|det|) of a square (batch of) matrices."""
     _square("slogdet", input)
     sign, logabs = jnp.linalg.slogdet(input)
@@ -163,13 +170,13 @@ def slogdet(input):
 
 
 @op("log_matrix_determinant")
-def log_matrix_determinant(input):
+def log_matrix_determinant(input: Tensor) -> Tensor:
     """(sign, log|det|): the older name of ``slogdet``."""
     return slogdet._array_fn(input)
 
 
 @op("logdet")
-def logdet(input):
+def logdet(input: Tensor) -> Tensor:
     """log(det(input)); NaN where the determinant is negative."""
     _square("logdet", input)
     sign, logabs = jnp.linalg.slogdet(input)
@@ -177,14 +184,14 @@ def logdet(input):
 
 
 @op("matrix_determinant")
-def matrix_determinant(input):
+def matrix_determinant(input: Tensor) -> Tensor:
     """The determinant of a square (batch of) matrices."""
     _square("matrix_determinant", input)
     return jnp.linalg.det(input)
 
 
 @op("matrix_power")
-def matrix_power(input, n):
+def matrix_power(input: Tensor, n: int) -> Tensor:
     """The integer power ``n`` of a square matrix (negative ``n`` inverts first)."""
     _square("matrix_power", input, floats=False)
     check(isinstance(n, int), "matrix_power", f"n must be an int, but got {type(n).__name__}.", TypeError)
@@ -192,21 +199,21 @@ def matrix_power(input, n):
 
 
 @op("matrix_exp")
-def matrix_exp(input):
+def matrix_exp(input: Tensor) -> Tensor:
     """The matrix exponential of a square (batch of) matrices."""
     _square("matrix_exp", input)
     return jsl.expm(input)
 
 
 @op("lstsq")
-def lstsq(input, A):
+def lstsq(input: Tensor, A: Tensor) -> Tensor:
     """The least-squares solution X of ``input @ X = A`` (``input`` m x n of full rank, ``A`` m x k)."""
     _matrix("lstsq", input)
     return jnp.linalg.lstsq(input, A)[0]
 
 
 @op("matrix_solve")
-def matrix_solve(matrix, rhs, adjoint=False):
+def matrix_solve(matrix: Tensor, rhs: Tensor, adjoint: bool = False) -> Tensor:
     """Solve ``matrix @ X = rhs`` (or ``matrix^H @ X = rhs`` with ``adjoint``)."""
     _square("matrix_solve", matrix)
     return jnp.linalg.solve(_mT(matrix) if adjoint else matrix, rhs)
@@ -226,7 +233,8 @@ def _perm_from_pivots(pivots, n):
 
 
 @op("lu_unpack")
-def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True,
+              unpack_pivots: bool = True) -> tuple[Tensor, Tensor, Tensor]:
     """(P, L, U) from a packed LU factorisation and its 1-based pivots: A = P @ L @ U."""
     _matrix("lu_unpack", LU_data)
     m, n = LU_data.shape[-2:]
@@ -239,7 +247,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
 
 
 @op("lu_solve")
-def lu_solve(b, LU_data, LU_pivots):
+def lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
     """Solve A X = b from A's packed LU factorisation and 1-based pivots."""
     _square("lu_solve", LU_data)
     perm = _perm_from_pivots(LU_pivots, LU_data.shape[-1])
@@ -253,13 +261,13 @@ def _lu_solve_perm(lu, perm, b):
 
 
 @op("adjoint")
-def adjoint(x):
+def adjoint(x: Tensor) -> Tensor:
     """The conjugate transpose of the last two dimensions."""
     return _mT(x)
 
 
 @op("matrix_band_part")
-def matrix_band_part(x, lower, upper):
+def matrix_band_part(x: Tensor, lower: int | Tensor, upper: int | Tensor) -> Tensor:
     """Zero everything outside the band of ``lower`` sub- and ``upper`` super-diagonals (negative: keep all)."""
     m, n = x.shape[-2:]
     i = jnp.arange(m)[:, None]
@@ -273,7 +281,8 @@ def matrix_band_part(x, lower, upper):
 
 
 @op("triangular_solve")
-def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
+def triangular_solve(b: Tensor, A: Tensor, upper: bool = True, transpose: bool = False,
+                     unitriangular: bool = False) -> tuple[Tensor, Tensor]:
     """(X, A) solving A X = b (or A^T X = b) for triangular A (``mint.triangular_solve``)."""
     _square("triangular_solve", A)
     x = jsl.solve_triangular(A, b, trans=1 if transpose else 0, lower=not upper, unit_diagonal=unitriangular)
@@ -281,7 +290,7 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
 
 
 @op("geqrf")
-def geqrf(input):
+def geqrf(input: Tensor) -> tuple[Tensor, Tensor]:
     """LAPACK's geqrf: (R with the Householder vectors below its diagonal, the factors tau)."""
     _matrix("geqrf", input)
     return _geqrf(input)
@@ -314,14 +323,14 @@ def _geqrf(a):
 
 
 @op("orgqr")
-def orgqr(input, input2):
+def orgqr(input: Tensor, input2: Tensor) -> Tensor:
     """The explicit Q (m x n) from geqrf's Householder vectors ``input`` and factors ``input2``."""
     _matrix("orgqr", input)
     return jax.lax.linalg.householder_product(input, input2)
 
 
 @op("ormqr")
-def ormqr(input, tau, other, left=True, transpose=False):
+def ormqr(input: Tensor, tau: Tensor, other: Tensor | float, left: bool = True, transpose: bool = False) -> Tensor:
     """``other`` multiplied by the Q that geqrf's ``input`` and ``tau`` describe (Q @ other, or other @ Q)."""
     _matrix("ormqr", input)
     return jax.lax.linalg.ormqr(input, tau, other, left=left, transpose=transpose)

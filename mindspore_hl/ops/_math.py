@@ -1,8 +1,14 @@
 """Elementwise math, comparisons and logic (``ops.add``, ``ops.exp``, ``ops.equal`` ...)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
 import jax
 import jax.numpy as jnp
 import jax.scipy.special as jsp
 
+from ..common.tensor import Tensor
 from ._core import check, op
 
 __all__ = [
@@ -26,25 +32,25 @@ def _float(x):
 
 # ---- arithmetic ------------------------------------------------------------------------------
 @op("add")
-def add(input, other, *, alpha=1):
+def add(input: Tensor, other: Tensor | float, *, alpha: Tensor | float = 1) -> Tensor:
     """input + alpha * other, with broadcasting."""
     return jnp.add(input, other if alpha == 1 else jnp.multiply(other, alpha))
 
 
 @op("sub")
-def sub(input, other, *, alpha=1):
+def sub(input: Tensor, other: Tensor | float, *, alpha: Tensor | float = 1) -> Tensor:
     """input - alpha * other, with broadcasting."""
     return jnp.subtract(input, other if alpha == 1 else jnp.multiply(other, alpha))
 
 
 @op("mul")
-def mul(input, other):
+def mul(input: Tensor, other: Tensor | float) -> Tensor:
     """Elementwise product, with broadcasting."""
     return jnp.multiply(input, other)
 
 
 @op("div")
-def div(input, other, *, rounding_mode=None):
+def div(input: Tensor, other: Tensor | float, *, rounding_mode: str | None = None) -> Tensor:
     """input / other; ``rounding_mode`` None (true division), 'floor' or 'trunc'."""
     check(rounding_mode in (None, "floor", "trunc"), "div",
           f"'rounding_mode' must be None, 'floor' or 'trunc', but got {rounding_mode!r}.")
@@ -55,7 +61,7 @@ def div(input, other, *, rounding_mode=None):
     return jnp.true_divide(input, other)
 
 
-def true_divide(dividend, divisor):
+def true_divide(dividend: Tensor, divisor: Tensor) -> Tensor:
     """dividend / divisor (true division)."""
     return div(dividend, divisor)
 
@@ -64,41 +70,41 @@ divide = div
 
 
 @op("floor_div")
-def floor_div(x, y):
+def floor_div(x: Tensor, y: Tensor | float) -> Tensor:
     """Elementwise floor(x / y)."""
     return jnp.floor_divide(x, y)
 
 
-def floor_divide(input, other):
+def floor_divide(input: Tensor, other: Tensor | float) -> Tensor:
     """Elementwise floor(input / other)."""
     return floor_div(input, other)
 
 
 @op("floor_mod")
-def floor_mod(x, y):
+def floor_mod(x: Tensor, y: Tensor | float) -> Tensor:
     """x - floor(x / y) * y (the sign follows y, like Python's %)."""
     return jnp.mod(x, y)
 
 
-def remainder(input, other):
+def remainder(input: Tensor, other: Tensor | float) -> Tensor:
     """input - floor(input / other) * other (the sign follows other)."""
     return floor_mod(input, other)
 
 
 @op("fmod")
-def fmod(input, other):
+def fmod(input: Tensor, other: Tensor | float) -> Tensor:
     """C-style remainder (the sign follows input)."""
     return jnp.fmod(input, other)
 
 
 @op("pow")
-def pow(input, exponent):
+def pow(input: Tensor, exponent: Tensor | float) -> Tensor:
     """input ** exponent."""
     return jnp.power(input, exponent)
 
 
 @op("neg")
-def neg(input):
+def neg(input: Tensor) -> Tensor:
     return jnp.negative(input)
 
 
@@ -106,7 +112,7 @@ negative = neg
 
 
 @op("abs")
-def abs(input):
+def abs(input: Tensor) -> Tensor:
     return jnp.abs(input)
 
 
@@ -132,7 +138,7 @@ log10 = _unary_float("log10", jnp.log10, "Elementwise base-10 logarithm.")
 _sqrt = _unary_float("sqrt", jnp.sqrt, "Elementwise square root.")
 
 
-def sqrt(x):
+def sqrt(x: Tensor) -> Tensor:
     """Elementwise square root."""
     return _sqrt(x)
 
@@ -144,7 +150,7 @@ tan = _unary_float("tan", jnp.tan, "Elementwise tangent.")
 asin = _unary_float("asin", jnp.arcsin, "Elementwise arcsine.")
 
 
-def arcsin(x):
+def arcsin(x: Tensor) -> Tensor:
     """Elementwise arcsine."""
     return asin(x)
 
@@ -162,7 +168,7 @@ erfinv = _unary_float("erfinv", jsp.erfinv, "Elementwise inverse error function.
 
 
 @op("atan2")
-def atan2(input, other):
+def atan2(input: Tensor, other: Tensor | float) -> Tensor:
     """Elementwise arctangent of input / other, using the signs of both to pick the quadrant."""
     return jnp.arctan2(_float(input), _float(other))
 
@@ -171,50 +177,50 @@ arctan2 = atan2
 
 
 @op("square")
-def square(input):
+def square(input: Tensor) -> Tensor:
     return jnp.square(input)
 
 
 @op("floor")
-def floor(input):
+def floor(input: Tensor) -> Tensor:
     return jnp.floor(input)
 
 
 @op("ceil")
-def ceil(input):
+def ceil(input: Tensor) -> Tensor:
     return jnp.ceil(input)
 
 
 @op("round")
-def round(input, *, decimals=0):
+def round(input: Tensor, *, decimals: int = 0) -> Tensor:
     """Round half to even (as NumPy and MindSpore do)."""
     return jnp.round(input, decimals)
 
 
 @op("trunc")
-def trunc(input):
+def trunc(input: Tensor) -> Tensor:
     return jnp.trunc(input)
 
 
 @op("sign")
-def sign(input):
+def sign(input: Tensor) -> Tensor:
     return jnp.sign(input)
 
 
 @op("maximum")
-def maximum(input, other):
+def maximum(input: Tensor, other: Tensor | float) -> Tensor:
     """Elementwise maximum (NaN propagates)."""
     return jnp.maximum(input, other)
 
 
 @op("minimum")
-def minimum(input, other):
+def minimum(input: Tensor, other: Tensor | float) -> Tensor:
     """Elementwise minimum (NaN propagates)."""
     return jnp.minimum(input, other)
 
 
 @op("clamp")
-def clamp(input, min=None, max=None):
+def clamp(input: Tensor, min: Tensor | float | None = None, max: Tensor | float | None = None) -> Tensor:
     """Clip values to [min, max]; either bound may be None (not both)."""
     check(min is not None or max is not None, "clamp", "at least one of 'min' and 'max' must be given.")
     out = input
@@ -228,7 +234,8 @@ def clamp(input, min=None, max=None):
 clip = clamp
 
 
-def clip_by_value(x, clip_value_min=None, clip_value_max=None):
+def clip_by_value(x: Tensor | Sequence[Tensor], clip_value_min: Tensor | float | None = None,
+                  clip_value_max: Tensor | float | None = None) -> Tensor | Sequence[Tensor]:
     """Clip ``x`` (a Tensor, or a list/tuple of Tensors) to [clip_value_min, clip_value_max]."""
     if isinstance(x, (list, tuple)):
         return type(x)(clamp(t, clip_value_min, clip_value_max) for t in x)
@@ -236,19 +243,19 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
 
 
 @op("lerp")
-def lerp(input, end, weight):
+def lerp(input: Tensor, end: Tensor | float, weight: Tensor) -> Tensor:
     """input + weight * (end - input)."""
     return input + weight * (end - input)
 
 
 @op("xlogy")
-def xlogy(input, other):
+def xlogy(input: Tensor, other: Tensor | float) -> Tensor:
     """input * log(other), 0 where input == 0."""
     return jsp.xlogy(_float(input), _float(other))
 
 
 @op("addn")
-def addn(x):
+def addn(x: Sequence[Tensor]) -> Tensor:
     """Sum of a list/tuple of Tensors of the same shape."""
     check(isinstance(x, (list, tuple)) and len(x) > 0, "addn", "'x' must be a non-empty list or tuple of Tensors.")
     shapes = [jnp.shape(v) for v in x]
@@ -260,27 +267,27 @@ def addn(x):
 
 
 @op("logaddexp")
-def logaddexp(input, other):
+def logaddexp(input: Tensor, other: Tensor | float) -> Tensor:
     return jnp.logaddexp(_float(input), _float(other))
 
 
 @op("hypot")
-def hypot(input, other):
+def hypot(input: Tensor, other: Tensor | float) -> Tensor:
     return jnp.hypot(_float(input), _float(other))
 
 
 @op("square_sum")
-def square_sum(input):
+def square_sum(input: Tensor) -> Tensor:
     return jnp.sum(jnp.square(input))
 
 
 @op("addcmul")
-def addcmul(input, tensor1, tensor2, value=1):
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, value: Tensor | float = 1) -> Tensor:
     return input + value * tensor1 * tensor2
 
 
 @op("addcdiv")
-def addcdiv(input, tensor1, tensor2, value=1):
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, value: Tensor | float = 1) -> Tensor:
     return input + value * tensor1 / tensor2
 
 
@@ -306,7 +313,7 @@ logical_xor = _compare("logical_xor", jnp.logical_xor)
 
 
 @op("logical_not")
-def logical_not(input):
+def logical_not(input: Tensor) -> Tensor:
     return jnp.logical_not(input)
 
 
@@ -328,26 +335,27 @@ bitwise_xor = _bitwise("bitwise_xor", jnp.bitwise_xor)
 
 
 @op("isnan")
-def isnan(input):
+def isnan(input: Tensor) -> Tensor:
     return jnp.isnan(input)
 
 
 @op("isinf")
-def isinf(input):
+def isinf(input: Tensor) -> Tensor:
     return jnp.isinf(input)
 
 
 @op("isfinite")
-def isfinite(input):
+def isfinite(input: Tensor) -> Tensor:
     return jnp.isfinite(input)
 
 
 @op("isclose")
-def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+def isclose(input: Tensor, other: Tensor | float, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Tensor:
     """|input - other| <= atol + rtol * |other|, elementwise."""
     return jnp.isclose(input, other, rtol, atol, equal_nan)
 
 
-def is_floating_point(input):
+def is_floating_point(input: Tensor) -> bool:
     """True if ``input``'s dtype is a floating type."""
     return jnp.issubdtype(jnp.result_type(input._value if hasattr(input, "_value") else input), jnp.floating)

@@ -1,7 +1,11 @@
 """More elementwise math: rounding parts, number theory, complex parts, float classification, aliases."""
+
+from __future__ import annotations
+
 import jax
 import jax.numpy as jnp
 
+from ..common.tensor import Tensor
 from ._core import check, op
 from ._math import _float, floor_div, floor_mod, mul, sub
 from ._math import pow as _pow
@@ -19,97 +23,97 @@ def _f(x):
 
 
 @op("sinc")
-def sinc(input):
+def sinc(input: Tensor) -> Tensor:
     """sin(pi x) / (pi x), 1 at 0."""
     return jnp.sinc(_f(input))
 
 
 @op("deg2rad")
-def deg2rad(x):
+def deg2rad(x: Tensor) -> Tensor:
     check(jnp.issubdtype(x.dtype, jnp.floating), "deg2rad", f"the input must be a float tensor, got {x.dtype}.",
           TypeError)
     return jnp.deg2rad(x)
 
 
 @op("rad2deg")
-def rad2deg(x):
+def rad2deg(x: Tensor) -> Tensor:
     check(jnp.issubdtype(x.dtype, jnp.floating), "rad2deg", f"the input must be a float tensor, got {x.dtype}.",
           TypeError)
     return jnp.rad2deg(x)
 
 
 @op("copysign")
-def copysign(x, other):
+def copysign(x: Tensor, other: Tensor | float) -> Tensor:
     """|x| with the sign of ``other``."""
     x = _f(x)
     return jnp.copysign(x, jnp.asarray(other).astype(x.dtype))
 
 
 @op("fmax")
-def fmax(input, other):
+def fmax(input: Tensor, other: Tensor | float) -> Tensor:
     """Elementwise maximum that ignores NaN (NaN only where both are NaN)."""
     return jnp.fmax(input, other)
 
 
 @op("fmin")
-def fmin(input, other):
+def fmin(input: Tensor, other: Tensor | float) -> Tensor:
     """Elementwise minimum that ignores NaN."""
     return jnp.fmin(input, other)
 
 
 @op("frac")
-def frac(x):
+def frac(x: Tensor) -> Tensor:
     """The fractional part x - trunc(x) (sign of x)."""
     return x - jnp.trunc(x) if jnp.issubdtype(x.dtype, jnp.floating) else jnp.zeros_like(x)
 
 
 @op("gcd")
-def gcd(input, other):
+def gcd(input: Tensor, other: Tensor | float) -> Tensor:
     check(jnp.issubdtype(jnp.result_type(input, other), jnp.integer), "gcd", "the inputs must be integer tensors.",
           TypeError)
     return jnp.gcd(input, other)
 
 
 @op("lcm")
-def lcm(input, other):
+def lcm(input: Tensor, other: Tensor | float) -> Tensor:
     check(jnp.issubdtype(jnp.result_type(input, other), jnp.integer), "lcm", "the inputs must be integer tensors.",
           TypeError)
     return jnp.lcm(input, other)
 
 
 @op("heaviside")
-def heaviside(input, values):
+def heaviside(input: Tensor, values: Tensor) -> Tensor:
     """0 for x < 0, ``values`` at x == 0, 1 for x > 0."""
     return jnp.heaviside(input, values).astype(jnp.result_type(input, values))
 
 
 @op("ldexp")
-def ldexp(x, other):
+def ldexp(x: Tensor, other: Tensor | float) -> Tensor:
     """x * 2 ** other."""
     x = _f(x)
     return (x * jnp.exp2(jnp.asarray(other).astype(x.dtype))).astype(x.dtype)
 
 
 @op("logaddexp2")
-def logaddexp2(input, other):
+def logaddexp2(input: Tensor, other: Tensor | float) -> Tensor:
     """log2(2 ** input + 2 ** other), computed stably."""
     return jnp.logaddexp2(_f(input), _f(other))
 
 
 @op("nextafter")
-def nextafter(input, other):
+def nextafter(input: Tensor, other: Tensor | float) -> Tensor:
     """The next representable float after ``input`` toward ``other``."""
     return jnp.nextafter(input, other)
 
 
 @op("signbit")
-def signbit(input):
+def signbit(input: Tensor) -> Tensor:
     """True where the sign bit is set (negative values and -0.0)."""
     return jnp.signbit(input)
 
 
 @op("sgn")
-def sgn(input):
+def sgn(input: Tensor) -> Tensor:
     """sign(x) for reals; x / |x| (0 at 0) for complex."""
     if jnp.issubdtype(input.dtype, jnp.complexfloating):
         a = jnp.abs(input)
@@ -118,27 +122,27 @@ def sgn(input):
 
 
 @op("positive")
-def positive(input):
+def positive(input: Tensor) -> Tensor:
     check(input.dtype != jnp.bool_, "positive", "the input must not be a bool tensor.", TypeError)
     return input
 
 
 @op("float_power", keep_f64=True)
-def float_power(input, exponent):
+def float_power(input: Tensor, exponent: Tensor | float) -> Tensor:
     """input ** exponent computed in Float64 (Complex128 for complex inputs)."""
     dt = jnp.complex128 if jnp.iscomplexobj(input) or jnp.iscomplexobj(exponent) else jnp.float64
     return jnp.power(jnp.asarray(input, dt), jnp.asarray(exponent, dt))
 
 
 @op("xdivy")
-def xdivy(x, y):
+def xdivy(x: Tensor, y: Tensor | float) -> Tensor:
     """x / y, 0 where x == 0."""
     out = jnp.true_divide(x, y)
     return jnp.where(x == 0, jnp.zeros_like(out), out)
 
 
 @op("truncate_div")
-def truncate_div(x, y):
+def truncate_div(x: Tensor, y: Tensor | float) -> Tensor:
     """x / y rounded toward zero."""
     dt = jnp.result_type(x, y)
     if jnp.issubdtype(dt, jnp.integer):
@@ -147,7 +151,7 @@ def truncate_div(x, y):
 
 
 @op("truncate_mod")
-def truncate_mod(x, y):
+def truncate_mod(x: Tensor, y: Tensor | float) -> Tensor:
     """C-style remainder (sign of x)."""
     return jnp.fmod(x, y)
 
@@ -156,12 +160,12 @@ floordiv = floor_div
 floormod = floor_mod
 
 
-def subtract(input, other, *, alpha=1):
+def subtract(input: Tensor, other: Tensor | float, *, alpha: Tensor | float = 1) -> Tensor:
     """input - alpha * other."""
     return sub(input, other, alpha=alpha)
 
 
-def multiply(input, other):
+def multiply(input: Tensor, other: Tensor | float) -> Tensor:
     """input * other."""
     return mul(input, other)
 
@@ -175,7 +179,7 @@ for _fn, _n in ((arcsinh, "arcsinh"), (arccosh, "arccosh"), (arctanh, "arctanh")
 
 
 @op("angle")
-def angle(input):
+def angle(input: Tensor) -> Tensor:
     """The argument of each element of a complex tensor."""
     check(jnp.iscomplexobj(input), "angle", f"the input must be complex64 or complex128, but got {input.dtype}.",
           TypeError)
@@ -183,48 +187,49 @@ def angle(input):
 
 
 @op("real")
-def real(input):
+def real(input: Tensor) -> Tensor:
     return jnp.real(input)
 
 
 @op("imag")
-def imag(input):
+def imag(input: Tensor) -> Tensor:
     return jnp.imag(input)
 
 
 @op("conj")
-def conj(input):
+def conj(input: Tensor) -> Tensor:
     return jnp.conj(input)
 
 
-def is_complex(input):
+def is_complex(input: Tensor) -> bool:
     """True when ``input`` has a complex dtype."""
     return bool(jnp.issubdtype(jnp.asarray(getattr(input, "_value", input)).dtype, jnp.complexfloating))
 
 
 @op("isreal")
-def isreal(input):
+def isreal(input: Tensor) -> Tensor:
     return jnp.isreal(input)
 
 
 @op("isneginf")
-def isneginf(input):
+def isneginf(input: Tensor) -> Tensor:
     return jnp.isneginf(input)
 
 
 @op("isposinf")
-def isposinf(input):
+def isposinf(input: Tensor) -> Tensor:
     return jnp.isposinf(input)
 
 
 @op("nan_to_num")
-def nan_to_num(input, nan=None, posinf=None, neginf=None):
+def nan_to_num(input: Tensor, nan: Tensor | float | None = None, posinf: Tensor | float | None = None,
+               neginf: Tensor | float | None = None) -> Tensor:
     """NaN -> ``nan`` (0.0), +inf -> ``posinf`` (dtype max), -inf -> ``neginf`` (dtype min)."""
     return jnp.nan_to_num(input, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf)
 
 
 @op("invert")
-def invert(x):
+def invert(x: Tensor) -> Tensor:
     """Bitwise NOT of an integer (or bool) tensor."""
     check(jnp.issubdtype(x.dtype, jnp.integer) or x.dtype == jnp.bool_, "invert",
           f"the input must be an integer tensor, got {x.dtype}.", TypeError)
@@ -232,23 +237,23 @@ def invert(x):
 
 
 @op("bitwise_left_shift")
-def bitwise_left_shift(input, other):
+def bitwise_left_shift(input: Tensor, other: Tensor | float) -> Tensor:
     return jnp.left_shift(input, other)
 
 
 @op("bitwise_right_shift")
-def bitwise_right_shift(input, other):
+def bitwise_right_shift(input: Tensor, other: Tensor | float) -> Tensor:
     return jnp.right_shift(input, other)
 
 
 @op("inv")
-def inv(x):
+def inv(x: Tensor) -> Tensor:
     """Elementwise 1 / x."""
     return jnp.reciprocal(_f(x))
 
 
 @op("logit")
-def logit(input, eps=None):
+def logit(input: Tensor, eps: float | None = None) -> Tensor:
     """log(x / (1 - x)), with x clamped to [eps, 1 - eps] when ``eps`` is given."""
     x = _f(input)
     if eps is not None and eps >= 0:
@@ -257,32 +262,33 @@ def logit(input, eps=None):
 
 
 @op("approximate_equal")
-def approximate_equal(x, y, tolerance=1e-05):
+def approximate_equal(x: Tensor, y: Tensor | float, tolerance: float = 1e-05) -> Tensor:
     """|x - y| < tolerance."""
     return jnp.abs(x - y) < tolerance
 
 
 @op("trapz")
-def trapz(y, x=None, *, dx=1.0, dim=-1):
+def trapz(y: Tensor, x: Tensor | None = None, *, dx: float = 1.0, dim: int = -1) -> Tensor:
     """Integral of ``y`` along ``dim`` by the trapezoidal rule (sample points ``x`` or spacing ``dx``)."""
     return jnp.trapezoid(_f(y), x, dx=dx, axis=dim)
 
 
 @op("diff")
-def diff(x, n=1, axis=-1, prepend=None, append=None):
+def diff(x: Tensor, n: int = 1, axis: int = -1, prepend: Tensor | None = None,
+         append: Tensor | None = None) -> Tensor:
     """The n-th forward difference along ``axis``."""
     return jnp.diff(x, n, axis, prepend=prepend, append=append)
 
 
 @op("vander")
-def vander(x, N=None):
+def vander(x: Tensor, N: int | None = None) -> Tensor:
     """Vandermonde matrix with decreasing powers of the 1-D input."""
     check(x.ndim == 1, "vander", f"the input must be 1-D, but got shape {list(x.shape)}.")
     return jnp.vander(x, N)
 
 
 @op("dist")
-def dist(input, other, p=2):
+def dist(input: Tensor, other: Tensor | float, p: float = 2) -> Tensor:
     """The p-norm of input - other."""
     d = jnp.abs(_f(input) - _f(other)).reshape(-1)
     if p == 0:
@@ -293,38 +299,38 @@ def dist(input, other, p=2):
 
 
 @op("population_count")
-def population_count(input_x):
+def population_count(input_x: Tensor) -> Tensor:
     """Number of set bits per element (UInt8)."""
     return jax.lax.population_count(input_x).astype(jnp.uint8)
 
 
 @op("polar")
-def polar(abs, angle):
+def polar(abs: Tensor, angle: Tensor) -> Tensor:
     """abs * (cos(angle) + i sin(angle))."""
     return jax.lax.complex(abs * jnp.cos(angle), abs * jnp.sin(angle))
 
 
 @op("view_as_real")
-def view_as_real(input):
+def view_as_real(input: Tensor) -> Tensor:
     """A complex tensor's (real, imag) pairs in a new last axis."""
     check(jnp.iscomplexobj(input), "view_as_real", f"the input must be complex, got {input.dtype}.", TypeError)
     return jnp.stack([jnp.real(input), jnp.imag(input)], -1)
 
 
-def is_nonzero(input):
+def is_nonzero(input: Tensor) -> bool:
     """The truth of a one-element tensor."""
     a = jnp.asarray(getattr(input, "_value", input))
     check(a.size == 1, "is_nonzero", f"the input must have exactly one element, but got shape {list(a.shape)}.")
     return bool(a.reshape(()) != 0)
 
 
-def pows(input, exponent):
+def pows(input: Tensor, exponent: Tensor | float) -> Tensor:
     """input ** exponent (MindSpore's alias of ``ops.pow``)."""
     return _pow(input, exponent)
 
 
 @op("bias_add")
-def bias_add(input_x, bias):
+def bias_add(input_x: Tensor, bias: Tensor) -> Tensor:
     """input_x + bias, the bias along axis 1 (channels-first)."""
     check(bias.ndim == 1 and input_x.ndim >= 2 and input_x.shape[1] == bias.shape[0], "bias_add",
           f"'bias' must be 1-D with input_x.shape[1] values, but got {list(bias.shape)} for {list(input_x.shape)}.")

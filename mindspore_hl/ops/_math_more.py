@@ -79,7 +79,8 @@ def _scalar(name, key, v):
     return v
 
 
-def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
+def matrix_diag(x: Tensor, k: int = 0, num_rows: int = -1, num_cols: int = -1, padding_value: float = 0,
+                align: str = "RIGHT_LEFT") -> Tensor:
     """Batched matrices whose diagonals ``k`` are ``x`` (stored from the highest diagonal down), padded elsewhere."""
     name = "matrix_diag"
     _check_align(name, align)
@@ -105,7 +106,7 @@ def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_
     return wrap(jnp.where(inside, vals, jnp.asarray(unwrap(padding_value), d.dtype)))
 
 
-def matrix_diag_part(x, k, padding_value, align="RIGHT_LEFT"):
+def matrix_diag_part(x: Tensor, k: int, padding_value: float, align: str = "RIGHT_LEFT") -> Tensor:
     """The diagonals ``k`` of the batched matrices ``x``, padded with ``padding_value`` to the longest."""
     name = "matrix_diag_part"
     _check_align(name, align)
@@ -115,7 +116,7 @@ def matrix_diag_part(x, k, padding_value, align="RIGHT_LEFT"):
     return wrap(_diag_part(a, low, high, _scalar(name, "padding_value", padding_value), align))
 
 
-def matrix_set_diag(x, diagonal, k=0, align="RIGHT_LEFT"):
+def matrix_set_diag(x: Tensor, diagonal: Tensor, k: int = 0, align: str = "RIGHT_LEFT") -> Tensor:
     """``x`` with its diagonals ``k`` replaced by ``diagonal`` (the layout ``matrix_diag_part`` returns)."""
     name = "matrix_set_diag"
     _check_align(name, align)
@@ -131,7 +132,7 @@ def matrix_set_diag(x, diagonal, k=0, align="RIGHT_LEFT"):
     return wrap(jnp.where(inside, d_rows[..., di, pos].astype(a.dtype), a))
 
 
-def unique_with_pad(x, pad_num):
+def unique_with_pad(x: Tensor, pad_num: int) -> tuple[Tensor, Tensor]:
     """(unique values of the 1-D ``x`` in first-occurrence order padded with ``pad_num`` to ``x``'s length, and the
     index of each element of ``x`` in them); eager only (the unique count depends on the values)."""
     a = np.asarray(unwrap(x))
@@ -158,7 +159,7 @@ def _index_add(var, indices, updates, axis):
     return var.at[tuple(idx)].add(updates.astype(var.dtype))
 
 
-def inplace_index_add(var, indices, updates, axis):
+def inplace_index_add(var: Tensor, indices: Tensor, updates: Tensor, axis: int) -> Tensor:
     """``var[..., indices[i], ...] += updates[..., i, ...]`` along ``axis``, written into ``var``; returns it."""
     out = _index_add(var, indices, updates, axis)
     if isinstance(var, Tensor):
@@ -167,7 +168,7 @@ def inplace_index_add(var, indices, updates, axis):
     return out
 
 
-def inplace_sigmoid(input):
+def inplace_sigmoid(input: Tensor) -> Tensor:
     """``input = sigmoid(input)`` in place; returns ``input``."""
     check(isinstance(input, Tensor), "inplace_sigmoid", f"'input' must be a Tensor, but got {type(input).__name__}.",
           kind=TypeError)
@@ -207,7 +208,8 @@ def _stft(x, n_fft, hop_length, win_length, window, center, pad_mode, normalized
     return spec if want_complex else jnp.stack([spec.real, spec.imag], axis=-1)
 
 
-def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="REFLECT",
-         normalized=False, onesided=None, return_complex=None):
+def stft(x: Tensor, n_fft: int, hop_length: int | None = None, win_length: int | None = None,
+         window: Tensor | None = None, center: bool = True, pad_mode: str = "REFLECT", normalized: bool = False,
+         onesided: bool | None = None, return_complex: bool | None = None) -> Tensor:
     """Short-time Fourier transform: (..., n_fft // 2 + 1 (onesided) or n_fft, frames), complex or a trailing 2."""
     return _stft(x, n_fft, hop_length, win_length, window, center, pad_mode, normalized, onesided, return_complex)

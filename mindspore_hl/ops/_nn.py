@@ -3,10 +3,15 @@
 Convolutions live in ``_nn_conv.py``, pooling in ``_nn_pool.py``, normalisation in ``_nn_norm.py`` and losses
 in ``_nn_loss.py``; all are exported from here.
 """
+
+from __future__ import annotations
+
 import jax
 import jax.numpy as jnp
 
+from ..common import dtype as mstype
 from ..common import seed
+from ..common.tensor import Tensor
 from ._core import check, op
 from ._lowp import product
 from ._nn_conv import conv1d, conv2d, conv_transpose2d
@@ -33,46 +38,46 @@ __all__ = ["relu", "relu6", "leaky_relu", "gelu", "silu", "sigmoid", "tanh", "so
 
 
 @op("relu")
-def relu(input, inplace=False):
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0). ``inplace`` is accepted for MindSpore 2.10 compatibility (the result is a new Tensor)."""
     return jax.nn.relu(input)
 
 
 @op("relu6")
-def relu6(x):
+def relu6(x: Tensor) -> Tensor:
     return jnp.clip(x, 0, 6).astype(x.dtype)
 
 
 @op("leaky_relu")
-def leaky_relu(input, alpha=0.2):
+def leaky_relu(input: Tensor, alpha: Tensor | float = 0.2) -> Tensor:
     """x where x >= 0, else alpha * x (MindSpore's default slope is 0.2)."""
     return jnp.where(input >= 0, input, input * jnp.asarray(alpha, input.dtype))
 
 
 @op("gelu")
-def gelu(input, approximate="none"):
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """GELU: exact (erf) with approximate='none', the tanh formula with approximate='tanh'."""
     check(approximate in ("none", "tanh"), "gelu", f"'approximate' must be 'none' or 'tanh', got {approximate!r}.")
     return jax.nn.gelu(input, approximate=approximate == "tanh")
 
 
 @op("silu")
-def silu(input):
+def silu(input: Tensor) -> Tensor:
     return jax.nn.silu(input)
 
 
 @op("sigmoid")
-def sigmoid(input):
+def sigmoid(input: Tensor) -> Tensor:
     return jax.nn.sigmoid(input)
 
 
 @op("tanh")
-def tanh(input):
+def tanh(input: Tensor) -> Tensor:
     return jnp.tanh(input)
 
 
 @op("softmax")
-def softmax(input, axis=-1, *, dtype=None):
+def softmax(input: Tensor, axis: int = -1, *, dtype: mstype.Type | None = None) -> Tensor:
     if dtype is not None:
         from ..common import dtype as mstype
         input = input.astype(mstype.to_ms_dtype(dtype).to_numpy())
@@ -80,12 +85,12 @@ def softmax(input, axis=-1, *, dtype=None):
 
 
 @op("log_softmax")
-def log_softmax(logits, axis=-1):
+def log_softmax(logits: Tensor, axis: int = -1) -> Tensor:
     return jax.nn.log_softmax(logits, axis=axis)
 
 
 @op("dropout")
-def dropout(input, p=0.5, training=True, seed=None):
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, seed: int | None = None) -> Tensor:
     """Zero elements with probability ``p`` and scale the rest by 1/(1-p); identity when not training."""
     check(0 <= p <= 1, "dropout", f"'p' must be in [0, 1], but got {p}.")
     if not training or p == 0:
@@ -108,7 +113,8 @@ _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge",
 
 
 @op("pad")
-def pad(input_x, padding, mode="constant", value=None):
+def pad(input_x: Tensor, padding: tuple[int, ...] | list[int], mode: str = "constant",
+        value: Tensor | float | None = None) -> Tensor:
     """Pad (or crop, with negative amounts) the trailing dims (MindSpore ``ops.pad``).
 
     Args:
@@ -135,7 +141,7 @@ def pad(input_x, padding, mode="constant", value=None):
 
 
 @op("dense")
-def dense(input, weight, bias=None):
+def dense(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """input @ weight.T + bias (MindSpore ``ops.dense``); weight (out, in) is cast to the input's dtype."""
     check(weight.ndim in (1, 2) and input.shape[-1:] == weight.shape[-1:], "dense",
           f"the last dim of 'input' must equal weight.shape[-1], but got input shape {list(input.shape)} and "
@@ -151,7 +157,7 @@ def dense(input, weight, bias=None):
 
 
 @op("embedding")
-def embedding(input, weight, padding_idx=None):
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:
     """Look up rows of ``weight`` (vocab, dim) for the integer ``input``; output shape (*input.shape, dim).
 
     Indices outside [0, vocab) give zero rows. The row ``padding_idx`` gets no gradient.

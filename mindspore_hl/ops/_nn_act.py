@@ -1,8 +1,13 @@
 """Activation functions beyond the basics of ``_nn.py`` (``ops.softplus``, ``ops.elu``, ``ops.hardswish`` ...)."""
+
+from __future__ import annotations
+
 import jax
 import jax.numpy as jnp
 
+from ..common import dtype as mstype
 from ..common import seed
+from ..common.tensor import Tensor
 from ._core import check, op
 
 __all__ = ["softplus", "elu", "selu", "celu", "hardswish", "hardsigmoid", "hardtanh", "hardshrink", "softshrink",
@@ -19,7 +24,7 @@ def _check_float(name, x):
 
 
 @op("softplus")
-def softplus(input, beta=1, threshold=20):
+def softplus(input: Tensor, beta: Tensor | float = 1, threshold: float = 20) -> Tensor:
     """log(1 + exp(beta * x)) / beta, linear where beta * x > threshold."""
     _check_float("softplus", input)
     bx = input * beta
@@ -27,21 +32,21 @@ def softplus(input, beta=1, threshold=20):
 
 
 @op("elu")
-def elu(input_x, alpha=1.0):
+def elu(input_x: Tensor, alpha: Tensor | float = 1.0) -> Tensor:
     """x for x > 0, alpha * (exp(x) - 1) otherwise."""
     _check_float("elu", input_x)
     return jnp.where(input_x > 0, input_x, alpha * jnp.expm1(input_x)).astype(input_x.dtype)
 
 
 @op("selu")
-def selu(input_x):
+def selu(input_x: Tensor) -> Tensor:
     """scale * (x for x > 0, alpha * (exp(x) - 1) otherwise), the self-normalising constants."""
     _check_float("selu", input_x)
     return (_SELU_SCALE * jnp.where(input_x > 0, input_x, _SELU_ALPHA * jnp.expm1(input_x))).astype(input_x.dtype)
 
 
 @op("celu")
-def celu(x, alpha=1.0):
+def celu(x: Tensor, alpha: Tensor | float = 1.0) -> Tensor:
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
     _check_float("celu", x)
     check(alpha != 0, "celu", "'alpha' must not be 0.")
@@ -49,32 +54,32 @@ def celu(x, alpha=1.0):
 
 
 @op("hardswish")
-def hardswish(input):
+def hardswish(input: Tensor) -> Tensor:
     """x * relu6(x + 3) / 6."""
     x = input
     return (x * jnp.clip(x + 3, 0, 6) / 6).astype(x.dtype)
 
 
 @op("hardsigmoid")
-def hardsigmoid(input):
+def hardsigmoid(input: Tensor) -> Tensor:
     """relu6(x + 3) / 6."""
     return (jnp.clip(input + 3, 0, 6) / 6).astype(input.dtype)
 
 
 @op("hardtanh")
-def hardtanh(input, min_val=-1.0, max_val=1.0):
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
     """x clipped to [min_val, max_val]."""
     return jnp.clip(input, min_val, max_val).astype(input.dtype)
 
 
 @op("hardshrink")
-def hardshrink(input, lambd=0.5):
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """x where |x| > lambd, else 0."""
     return jnp.where(jnp.abs(input) > lambd, input, jnp.zeros_like(input))
 
 
 @op("softshrink")
-def softshrink(input, lambd=0.5):
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """x - lambd for x > lambd, x + lambd for x < -lambd, else 0."""
     check(lambd >= 0, "softshrink", f"'lambd' must be >= 0, but got {lambd}.")
     z = jnp.zeros_like(input)
@@ -85,35 +90,35 @@ soft_shrink = softshrink
 
 
 @op("tanhshrink")
-def tanhshrink(input):
+def tanhshrink(input: Tensor) -> Tensor:
     """x - tanh(x)."""
     x = input if jnp.issubdtype(input.dtype, jnp.inexact) else input.astype(jnp.float32)
     return x - jnp.tanh(x)
 
 
 @op("softsign")
-def softsign(x):
+def softsign(x: Tensor) -> Tensor:
     """x / (1 + |x|)."""
     _check_float("softsign", x)
     return x / (1 + jnp.abs(x))
 
 
 @op("mish")
-def mish(x):
+def mish(x: Tensor) -> Tensor:
     """x * tanh(softplus(x))."""
     _check_float("mish", x)
     return (x * jnp.tanh(jnp.logaddexp(x, 0.0))).astype(x.dtype)
 
 
 @op("logsigmoid")
-def logsigmoid(x):
+def logsigmoid(x: Tensor) -> Tensor:
     """log(sigmoid(x)), computed stably."""
     _check_float("logsigmoid", x)
     return jax.nn.log_sigmoid(x)
 
 
 @op("prelu")
-def prelu(input, weight):
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """x where x > 0, weight * x otherwise; ``weight`` has one value or one per channel (axis 1)."""
     check(weight.ndim <= 1, "prelu", f"'weight' must be 0-D or 1-D, but got shape {list(weight.shape)}.")
     w = weight
@@ -126,7 +131,7 @@ def prelu(input, weight):
 
 
 @op("rrelu")
-def rrelu(input, lower=1.0 / 8, upper=1.0 / 3):
+def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3) -> Tensor:
     """Randomized leaky ReLU: negative values scaled by a slope drawn uniformly from [lower, upper]."""
     check(lower <= upper, "rrelu", f"'lower' must be <= 'upper', but got {lower} and {upper}.")
     slope = jax.random.uniform(seed.next_key(), input.shape, jnp.float32, lower, upper).astype(input.dtype)
@@ -134,7 +139,7 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3):
 
 
 @op("glu")
-def glu(x, axis=-1):
+def glu(x: Tensor, axis: int = -1) -> Tensor:
     """First half of ``x`` along ``axis`` times sigmoid of the second half."""
     check(x.shape[axis] % 2 == 0, "glu", f"the size of axis {axis} must be even, but got shape {list(x.shape)}.")
     a, b = jnp.split(x, 2, axis=axis)
@@ -142,20 +147,20 @@ def glu(x, axis=-1):
 
 
 @op("softmin")
-def softmin(x, axis=-1, *, dtype=None):
+def softmin(x: Tensor, axis: int = -1, *, dtype: mstype.Type | None = None) -> Tensor:
     """softmax(-x) along ``axis``."""
     _check_float("softmin", x)
     return jax.nn.softmax(-x, axis=axis)
 
 
 @op("threshold")
-def threshold(input, thr, value):
+def threshold(input: Tensor, thr: float, value: Tensor | float) -> Tensor:
     """x where x > thr, else ``value``."""
     return jnp.where(input > thr, input, jnp.asarray(value, input.dtype))
 
 
 @op("fast_gelu")
-def fast_gelu(x):
+def fast_gelu(x: Tensor) -> Tensor:
     """x / (1 + exp(-1.702 * |x|)) * exp(0.851 * (x - |x|)) (MindSpore's FastGeLU)."""
     _check_float("fast_gelu", x)
     ax = jnp.abs(x)
@@ -163,7 +168,7 @@ def fast_gelu(x):
 
 
 @op("swiglu")
-def swiglu(input, dim=-1):
+def swiglu(input: Tensor, dim: int = -1) -> Tensor:
     """Swish-GLU: silu(a) * b for the two halves a, b of ``input`` along ``dim``."""
     check(input.shape[dim] % 2 == 0, "swiglu", f"the size of dim {dim} must be even, got {list(input.shape)}.")
     a, b = jnp.split(input, 2, axis=dim)
@@ -171,7 +176,7 @@ def swiglu(input, dim=-1):
 
 
 @op("gumbel_softmax")
-def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1):
+def gumbel_softmax(logits: Tensor, tau: float = 1.0, hard: bool = False, dim: int = -1) -> Tensor:
     """Softmax of (logits + Gumbel noise) / tau; one-hot (straight-through) with ``hard=True``."""
     _check_float("gumbel_softmax", logits)
     check(tau > 0, "gumbel_softmax", f"'tau' must be > 0, but got {tau}.")

@@ -7,12 +7,17 @@ out when compiled (measured on a LeNet train step, see the layers' report).
 Each op validates its arguments in Python, then calls a ``jax.jit``-ed core (static geometry): in
 PYNATIVE_MODE one cached executable per call signature instead of one per primitive.
 """
+
+from __future__ import annotations
+
 import functools
+from typing import Sequence
 
 import jax
 import jax.numpy as jnp
 from jax import lax
 
+from ..common.tensor import Tensor
 from ._core import check, op
 from ._nn_conv_gemm import conv_gemm, conv_xla, gemm_suits
 from ._nn_conv_narrow import conv_narrow, narrow_suits
@@ -22,15 +27,15 @@ __all__ = ["conv1d", "conv2d", "conv_transpose2d"]
 _PAD_MODES = ("same", "valid", "pad")
 
 
-def to_nhwc(x):
+def to_nhwc(x: jax.Array) -> jax.Array:
     return jnp.transpose(x, (0, 2, 3, 1))
 
 
-def to_nchw(x):
+def to_nchw(x: jax.Array) -> jax.Array:
     return jnp.transpose(x, (0, 3, 1, 2))
 
 
-def pair(v, name, what, n=2):
+def pair(v: int | Sequence[int], name: str, what: str, n: int = 2) -> tuple[int, ...]:
     """``v`` as an n-tuple of ints (an int is repeated)."""
     if isinstance(v, int) and not isinstance(v, bool):
         return (v,) * n
@@ -40,14 +45,14 @@ def pair(v, name, what, n=2):
     return v
 
 
-def same_pads(size, kernel, stride, dilation):
+def same_pads(size: int, kernel: int, stride: int, dilation: int) -> tuple[int, int]:
     """MindSpore's 'same' padding of one spatial dim: total = max((ceil(H/s)-1)*s + (k-1)*d + 1 - H, 0)."""
     out = -(-size // stride)
     total = max((out - 1) * stride + (kernel - 1) * dilation + 1 - size, 0)
     return total // 2, total - total // 2
 
 
-def explicit_pads(padding, name, n=2):
+def explicit_pads(padding: int | Sequence[int], name: str, n: int = 2) -> tuple[tuple[int, int], ...]:
     """MindSpore padding -> ((lo, hi),) * n: an int, n ints (symmetric) or 2n ints (top, bottom, left, right)."""
     if isinstance(padding, int) and not isinstance(padding, bool):
         check(padding >= 0, name, f"'padding' must be >= 0, but got {padding}.")
@@ -60,7 +65,8 @@ def explicit_pads(padding, name, n=2):
     return tuple((p[2 * i], p[2 * i + 1]) for i in range(n))
 
 
-def resolve_pads(name, pad_mode, padding, sizes, kernel, stride, dilation):
+def resolve_pads(name: str, pad_mode: str, padding: int | Sequence[int] | str, sizes: Sequence[int],
+                 kernel: Sequence[int], stride: Sequence[int], dilation: Sequence[int]) -> tuple[tuple[int, int], ...]:
     """Per-dim (lo, hi) padding for pad_mode 'same' / 'valid' / 'pad' (MindSpore's rules)."""
     if isinstance(padding, str):  # newer functional API: padding='same' / 'valid'
         pad_mode, padding = padding, 0
@@ -84,7 +90,8 @@ def _check_conv(name, shape, w, groups, nd):
           f"groups ({w.shape[1]} * {groups}); input shape {list(shape)}, weight shape {list(w.shape)}.")
 
 
-def conv_nhwc(x, w, stride, pads, dilation, groups):
+def conv_nhwc(x: jax.Array, w: jax.Array, stride: tuple[int, ...], pads: Sequence[Sequence[int]],
+              dilation: tuple[int, ...], groups: int) -> jax.Array:
     """2-D convolution of an NHWC array with an OIHW weight (the one internal convolution).
 
     Shapes XLA:CPU's convolution is slow at are computed in other forms: 1x1 kernels and tiny outputs as
@@ -99,8 +106,9 @@ def conv_nhwc(x, w, stride, pads, dilation, groups):
 
 
 @op("conv2d")
-def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1, *,
-           data_format="NCHW"):
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: int | tuple[int, ...] = 1,
+           pad_mode: str = "valid", padding: int | tuple[int, ...] | str = 0, dilation: int | tuple[int, ...] = 1,
+           groups: int = 1, *, data_format: str = "NCHW") -> Tensor:
     """2-D convolution (MindSpore ``ops.conv2d``).
 
     Args:
@@ -131,7 +139,9 @@ def _conv2d_core(x, w, b, stride, pads, dilation, groups, nhwc):
 
 
 @op("conv1d")
-def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: int | tuple[int, ...] = 1,
+           pad_mode: str = "valid", padding: int | tuple[int, ...] | str = 0, dilation: int | tuple[int, ...] = 1,
+           groups: int = 1) -> Tensor:
     """1-D convolution (MindSpore ``ops.conv1d``): input (N, C_in, L), weight (C_out, C_in/groups, K)."""
     _check_conv("conv1d", tuple(input.shape), weight, groups, 1)
     stride, dilation = pair(stride, "conv1d", "stride", 1), pair(dilation, "conv1d", "dilation", 1)
@@ -149,13 +159,15 @@ def _conv1d_core(x, w, b, stride, pads, dilation, groups):
     return jnp.transpose(y, (0, 2, 1))
 
 
-def transpose_out_size(size, kernel, stride, dilation, lo, hi, output_padding):
+def transpose_out_size(size: int, kernel: int, stride: int, dilation: int, lo: int, hi: int,
+                       output_padding: int) -> int:
     return (size - 1) * stride - lo - hi + dilation * (kernel - 1) + 1 + output_padding
 
 
 @op("conv_transpose2d")
-def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1, *,
-                     pad_mode="pad"):
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: int | tuple[int, ...] = 1,
+                     padding: int | tuple[int, ...] = 0, output_padding: int | tuple[int, ...] = 0,
+                     groups: int = 1, dilation: int | tuple[int, ...] = 1, *, pad_mode: str = "pad") -> Tensor:
     """Transposed 2-D convolution (the gradient of ``conv2d`` w.r.t. its input).
 
     Args:
@@ -212,7 +224,7 @@ def _conv_transpose2d_core(x, weight, bias, stride, dilation, groups, conv_pads,
     return to_nchw(y)
 
 
-def pool_out_size(size, kernel, stride, dilation, lo, hi, ceil_mode):
+def pool_out_size(size: int, kernel: int, stride: int, dilation: int, lo: int, hi: int, ceil_mode: bool) -> int:
     """Output length of a window op over ``size`` padded by (lo, hi); torch/MindSpore ceil_mode rule."""
     eff = dilation * (kernel - 1) + 1
     span = size + lo + hi - eff

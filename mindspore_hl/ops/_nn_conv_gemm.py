@@ -11,6 +11,12 @@ the weight gradient (patches^T @ dy) and a product plus padded adds for the inpu
 Convolutions with few input channels are ``_nn_conv_narrow``'s; ``conv_xla`` (XLA's own form, every other
 shape) is here, shared by both.
 """
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import jax
 import jax.numpy as jnp
 from jax import lax
 
@@ -19,7 +25,8 @@ from ._lowp import product
 __all__ = ["conv_xla", "gemm_suits", "conv_gemm"]
 
 
-def conv_xla(x, w, stride, pads, dilation, groups=1):
+def conv_xla(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[tuple[int, int]],
+             dilation: Sequence[int], groups: int = 1) -> jax.Array:
     """XLA's own NHWC convolution with an OIHW weight: the form the others here stand in for."""
     return lax.conv_general_dilated(x, jnp.transpose(w, (2, 3, 1, 0)), stride, pads, rhs_dilation=dilation,
                                     dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups)
@@ -29,7 +36,8 @@ def _out_size(size, kernel, stride, dilation, pads):
     return (size + pads[0] + pads[1] - dilation * (kernel - 1) - 1) // stride + 1
 
 
-def gemm_suits(x_shape, w_shape, stride, pads, dilation, groups):
+def gemm_suits(x_shape: tuple[int, ...], w_shape: tuple[int, ...], stride: Sequence[int], pads: Sequence[Sequence[int]],
+               dilation: Sequence[int], groups: int) -> bool:
     """True where the matrix-product form beats XLA:CPU's convolution (static shapes; NHWC input, OIHW weight).
 
     1x1 kernels always (a plain product, strided by slicing); larger kernels when the output is at most 4x4
@@ -63,7 +71,8 @@ def _taps(x, w_shape, stride, pads, dilation):
     return taps
 
 
-def conv_gemm(x, w, stride, pads, dilation):
+def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[Sequence[int]],
+              dilation: Sequence[int]) -> jax.Array:
     """NHWC convolution of ``x`` with an OIHW weight ``w`` (groups=1) as patches . weight^T.
 
     The weight is contracted in its own (C_out, ...) layout, so the product's gradient comes out as

@@ -28,7 +28,7 @@ from ._nn_conv_gemm import _out_size, conv_gemm, conv_xla
 __all__ = ["narrow_suits", "conv_narrow"]
 
 
-def narrow_suits(w_shape, groups):
+def narrow_suits(w_shape: tuple[int, ...], groups: int) -> bool:
     """True for fewer than 16 input channels (groups=1): the convolutions ``conv_narrow`` computes faster."""
     return groups == 1 and w_shape[1] < 16
 
@@ -89,7 +89,8 @@ def _blocked(x, w, stride, pads, dilation):
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(2, 3, 4))
-def conv_narrow(x, w, stride, pads, dilation):
+def conv_narrow(x: jax.Array, w: jax.Array, stride: tuple[int, ...], pads: tuple[tuple[int, int], ...],
+                dilation: tuple[int, ...]) -> jax.Array:
     """NHWC convolution of ``x`` with an OIHW weight ``w`` (groups=1; stride, pads, dilation as tuples)."""
     blocked = _blockable(x.shape, w.shape, stride, pads, dilation)
     return (_blocked if blocked else conv_xla)(x, w, stride, pads, dilation)

@@ -1,17 +1,22 @@
 """CTC loss (``ops.ctc_loss``): the forward (alpha) recursion in log space over ``lax.scan``, differentiable."""
+
+from __future__ import annotations
+
 import functools
 
 import jax
 import jax.numpy as jnp
 from jax import lax
 
+from ..common.tensor import Tensor
 from ._core import check, op
 
 __all__ = ["ctc_loss"]
 
 
 @functools.partial(jax.jit, static_argnums=(4,))
-def ctc_alpha(log_probs, targets, input_lengths, target_lengths, blank):
+def ctc_alpha(log_probs: jax.Array, targets: jax.Array, input_lengths: jax.Array, target_lengths: jax.Array,
+              blank: int) -> tuple[jax.Array, jax.Array]:
     """CTC forward variables and per-sample negative log-likelihood: log_probs (T, N, C), targets (N, S) ->
     (nll (N,), log_alpha (N, T, 2S + 1), -inf past each sample's input length and extended target)."""
     t_max, n, _ = log_probs.shape
@@ -53,7 +58,8 @@ def _zero_infinite_grad_jvp(primals, tangents):
 
 
 @op("ctc_loss")
-def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Tensor, target_lengths: Tensor, blank: int = 0,
+             reduction: str = "mean", zero_infinity: bool = False) -> tuple[Tensor, Tensor]:
     """Connectionist temporal classification loss.
 
     Args:

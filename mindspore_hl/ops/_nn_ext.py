@@ -1,4 +1,7 @@
 """``ops.interpolate`` / ``upsample``, pairwise distances and the margin / embedding losses."""
+
+from __future__ import annotations
+
 import math
 
 import jax
@@ -6,6 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..common import seed
+from ..common.tensor import Tensor
 from ._core import check, op
 from ._nn_loss import reduce_loss
 
@@ -48,7 +52,9 @@ def _weights(mode, n_in, n_out, align_corners, scale):
 
 
 @op("interpolate")
-def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+def interpolate(input: Tensor, size: int | tuple[int, ...] | None = None,
+                scale_factor: float | tuple[float, ...] | None = None, mode: str = "nearest",
+                align_corners: bool | None = None, recompute_scale_factor: bool | None = None) -> Tensor:
     """Resize the spatial axes (all but N, C) of ``input`` to ``size`` or by ``scale_factor``.
 
     Modes: 'nearest', 'nearest-exact', 'linear' (3-D input), 'bilinear' (4-D), 'trilinear' (5-D), 'area'.
@@ -80,13 +86,15 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     return x
 
 
-def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+def upsample(input: Tensor, size: int | tuple[int, ...] | None = None,
+             scale_factor: float | tuple[float, ...] | None = None, mode: str = "nearest",
+             align_corners: bool | None = None, recompute_scale_factor: bool | None = None) -> Tensor:
     """Alias of ``interpolate``."""
     return interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor)
 
 
 @op("pdist")
-def pdist(input, p=2.0):
+def pdist(input: Tensor, p: float = 2.0) -> Tensor:
     """p-norm distances between each pair of rows (upper triangle, row-major) of the (..., N, M) input."""
     n = input.shape[-2]
     i, j = np.triu_indices(n, 1)
@@ -99,19 +107,21 @@ def pdist(input, p=2.0):
 
 
 @op("margin_ranking_loss")
-def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                        reduction: str = "mean") -> Tensor:
     """max(0, -target * (input1 - input2) + margin)."""
     return reduce_loss(jnp.maximum(0, -target * (input1 - input2) + margin), reduction, "margin_ranking_loss")
 
 
 @op("soft_margin_loss")
-def soft_margin_loss(input, target, reduction="mean"):
+def soft_margin_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """log(1 + exp(-target * input))."""
     return reduce_loss(jnp.logaddexp(0.0, -target * input).astype(input.dtype), reduction, "soft_margin_loss")
 
 
 @op("cosine_embedding_loss")
-def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                          reduction: str = "mean") -> Tensor:
     """1 - cos(x1, x2) for target 1, max(0, cos(x1, x2) - margin) for target -1 (cosine over the last axis)."""
     eps = 1e-12
     c = jnp.sum(input1 * input2, -1) / jnp.sqrt((jnp.sum(input1 ** 2, -1) + eps) * (jnp.sum(input2 ** 2, -1) + eps))
@@ -120,14 +130,15 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
 
 
 @op("hinge_embedding_loss")
-def hinge_embedding_loss(inputs, targets, margin=1.0, reduction="mean"):
+def hinge_embedding_loss(inputs: Tensor, targets: Tensor, margin: float = 1.0, reduction: str = "mean") -> Tensor:
     """x for target 1, max(0, margin - x) for target -1 (as MindSpore: x wherever target > 0)."""
     loss = jnp.where(targets > 0, inputs, jnp.maximum(0, margin - inputs))
     return reduce_loss(loss.astype(inputs.dtype), reduction, "hinge_embedding_loss")
 
 
 @op("gaussian_nll_loss")
-def gaussian_nll_loss(x, target, var, full=False, eps=1e-06, reduction="mean"):
+def gaussian_nll_loss(x: Tensor, target: Tensor, var: Tensor, full: bool = False, eps: float = 1e-06,
+                      reduction: str = "mean") -> Tensor:
     """0.5 * (log(max(var, eps)) + (x - target)^2 / max(var, eps)) (+ 0.5 log(2 pi) with ``full``)."""
     v = jnp.maximum(var, eps)
     loss = 0.5 * (jnp.log(v) + (x - target) ** 2 / v)
@@ -137,7 +148,8 @@ def gaussian_nll_loss(x, target, var, full=False, eps=1e-06, reduction="mean"):
 
 
 @op("multilabel_soft_margin_loss")
-def multilabel_soft_margin_loss(input, target, weight=None, reduction="mean"):
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                reduction: str = "mean") -> Tensor:
     """Mean over classes of -(y log sigmoid(x) + (1 - y) log sigmoid(-x)) (per-class ``weight``)."""
     loss = -(target * jax.nn.log_sigmoid(input) + (1 - target) * jax.nn.log_sigmoid(-input))
     if weight is not None:
@@ -146,7 +158,8 @@ def multilabel_soft_margin_loss(input, target, weight=None, reduction="mean"):
 
 
 @op("triplet_margin_loss")
-def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, reduction="mean"):
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
+                        eps: float = 1e-06, swap: bool = False, reduction: str = "mean") -> Tensor:
     """max(d(a, p) - d(a, n) + margin, 0) with the p-norm distance over the last axis."""
     def d(a, b):
         return jnp.sum(jnp.abs(a - b + eps) ** p, -1) ** (1.0 / p)
@@ -157,7 +170,8 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, 
 
 
 @op("multi_margin_loss")
-def multi_margin_loss(input, target, p=1, margin=1, weight=None, reduction="mean"):
+def multi_margin_loss(input: Tensor, target: Tensor, p: float = 1, margin: float = 1, weight: Tensor | None = None,
+                      reduction: str = "mean") -> Tensor:
     """sum over i != y of max(0, margin - x[y] + x[i]) ** p / C (per-class ``weight`` of the target)."""
     c = input.shape[-1]
     xy = jnp.take_along_axis(input, target[:, None], -1)
@@ -177,18 +191,18 @@ def _channel_dropout(name, input, p, training, spatial):
 
 
 @op("dropout1d")
-def dropout1d(input, p=0.5, training=True):
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:
     """Zero whole channels (the last axis is the length) with probability ``p``; scale the rest by 1/(1-p)."""
     return _channel_dropout("dropout1d", input, p, training, 1)
 
 
 @op("dropout2d")
-def dropout2d(input, p=0.5, training=True):
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:
     """Zero whole (H, W) channel planes with probability ``p``; scale the rest by 1/(1-p)."""
     return _channel_dropout("dropout2d", input, p, training, 2)
 
 
 @op("dropout3d")
-def dropout3d(input, p=0.5, training=True):
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:
     """Zero whole (D, H, W) channel volumes with probability ``p``; scale the rest by 1/(1-p)."""
     return _channel_dropout("dropout3d", input, p, training, 3)

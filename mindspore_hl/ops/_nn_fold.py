@@ -2,6 +2,9 @@
 
 Built from ``lax`` patch extraction, its linear transpose and scatters, so ``jax.grad`` differentiates them.
 """
+
+from __future__ import annotations
+
 import functools
 import math
 
@@ -10,6 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from ..common.tensor import Tensor
 from ._core import check, op
 from ._nn_conv import explicit_pads, pair
 
@@ -29,7 +33,8 @@ def _unfold_array(x, kernel, dilation, pads, stride):
 
 
 @op("unfold")
-def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+def unfold(input: Tensor, kernel_size: int | tuple[int, ...], dilation: int | tuple[int, ...] = 1,
+           padding: int | tuple[int, ...] = 0, stride: int | tuple[int, ...] = 1) -> Tensor:
     """Sliding local blocks of (N, C, H, W) as (N, C * kh * kw, L) (im2col); ``padding``: int or 2 ints."""
     name = "unfold"
     check(input.ndim == 4, name, f"'input' must be 4-D (N, C, H, W), but got shape {list(input.shape)}.")
@@ -60,7 +65,9 @@ def _static_pair(name, what, value):
 
 
 @op("fold")
-def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+def fold(input: Tensor, output_size: int | tuple[int, ...], kernel_size: int | tuple[int, ...],
+         dilation: int | tuple[int, ...] = 1, padding: int | tuple[int, ...] = 0,
+         stride: int | tuple[int, ...] = 1) -> Tensor:
     """Combine sliding blocks (N, C * kh * kw, L) into (N, C, H, W), summing overlaps (col2im).
 
     ``output_size``: (H, W) as 2 ints or a 1-D int Tensor; ``padding``: int or 2 ints.
@@ -73,7 +80,9 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
 
 
 @op("col2im")
-def col2im(input_x, output_size, kernel_size, dilation, padding_value, stride):
+def col2im(input_x: Tensor, output_size: int | tuple[int, ...], kernel_size: int | tuple[int, ...],
+           dilation: int | tuple[int, ...], padding_value: int | tuple[int, ...],
+           stride: int | tuple[int, ...]) -> Tensor:
     """Combine blocks (N, C, kh * kw, L) into (N, C, H, W), summing overlaps; ``output_size``: 1-D int Tensor."""
     name = "col2im"
     check(input_x.ndim == 4, name, f"'input_x' must be 4-D (N, C, kh * kw, L), but got shape "
@@ -118,18 +127,24 @@ def _unpool_core(x, indices, outs):
 
 
 @op("max_unpool1d")
-def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
+def max_unpool1d(x: Tensor, indices: Tensor, kernel_size: int | tuple[int, ...],
+                 stride: int | tuple[int, ...] | None = None, padding: int | tuple[int, ...] = 0,
+                 output_size: int | tuple[int, ...] | None = None) -> Tensor:
     """Inverse of max_pool1d: scatter (N, C, L_in) values to their flat ``indices`` in a zero (N, C, L_out)."""
     return _max_unpool("max_unpool1d", x, indices, kernel_size, stride, padding, output_size, 1)
 
 
 @op("max_unpool2d")
-def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
+def max_unpool2d(x: Tensor, indices: Tensor, kernel_size: int | tuple[int, ...],
+                 stride: int | tuple[int, ...] | None = None, padding: int | tuple[int, ...] = 0,
+                 output_size: int | tuple[int, ...] | None = None) -> Tensor:
     """Inverse of max_pool2d: scatter (N, C, H, W) values to their flat (h * W_out + w) ``indices``."""
     return _max_unpool("max_unpool2d", x, indices, kernel_size, stride, padding, output_size, 2)
 
 
 @op("max_unpool3d")
-def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
+def max_unpool3d(x: Tensor, indices: Tensor, kernel_size: int | tuple[int, ...],
+                 stride: int | tuple[int, ...] | None = None, padding: int | tuple[int, ...] = 0,
+                 output_size: int | tuple[int, ...] | None = None) -> Tensor:
     """Inverse of max_pool3d: scatter (N, C, D, H, W) values to their flat ``indices``."""
     return _max_unpool("max_unpool3d", x, indices, kernel_size, stride, padding, output_size, 3)

@@ -4,12 +4,17 @@
 Built from ``jnp`` gathers and arithmetic so ``jax.grad`` differentiates them (integer outputs aside).
 Arguments that decide an output's shape (paddings, crop sizes, block shapes) are read on the host.
 """
+
+from __future__ import annotations
+
 import functools
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..common.tensor import Tensor
 from ._core import check, op
 from ._nn_ctc import ctc_loss
 
@@ -18,7 +23,7 @@ __all__ = ["affine_grid", "grid_sample", "mirror_pad", "padding", "batch_to_spac
            "ctc_loss"]
 
 
-def host_ints(value, name, what):
+def host_ints(value: Any, name: str, what: str) -> np.ndarray:
     """A shape-deciding argument (ints, nested lists or a Tensor) as a NumPy int array."""
     try:
         return np.asarray(value).astype(np.int64)
@@ -34,7 +39,7 @@ def _base_coords(size, align_corners, dtype):
 
 
 @op("affine_grid")
-def affine_grid(theta, size, align_corners=False):
+def affine_grid(theta: Tensor, size: tuple[int, ...], align_corners: bool = False) -> Tensor:
     """Sampling grid of affine maps ``theta``: (N, 2, 3) -> (N, H, W, 2) for size (N, C, H, W), or
     (N, 3, 4) -> (N, D, H, W, 3) for size (N, C, D, H, W); coordinates in [-1, 1], (x, y[, z]) order."""
     name = "affine_grid"
@@ -78,7 +83,8 @@ def _source_coords(g, size, padding_mode, align_corners):
 
 
 @op("grid_sample")
-def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
+                align_corners: bool | None = None) -> Tensor:
     """Sample (N, C, H, W) at grid (N, H_out, W_out, 2) (or (N, C, D, H, W) at (N, D_out, H_out, W_out, 3)).
 
     Args:
@@ -132,7 +138,7 @@ def _grid_sample_core(input, grid, mode, padding_mode, align_corners):
 
 
 @op("mirror_pad")
-def mirror_pad(input_x, paddings, mode):
+def mirror_pad(input_x: Tensor, paddings: tuple[tuple[int, int], ...], mode: str) -> Tensor:
     """Pad by mirroring: ``paddings`` (ndim, 2) ints (a Tensor or nested lists); mode 'REFLECT' (edge not
     repeated) or 'SYMMETRIC' (edge repeated)."""
     name = "mirror_pad"
@@ -147,7 +153,7 @@ def mirror_pad(input_x, paddings, mode):
 
 
 @op("padding")
-def padding(x, pad_dim_size=8):
+def padding(x: Tensor, pad_dim_size: int = 8) -> Tensor:
     """Extend the last dimension (of size 1) to ``pad_dim_size``: the value first, then zeros."""
     check(x.ndim >= 1 and x.shape[-1] == 1, "padding", f"the last dimension of 'x' must be 1, but got shape "
           f"{list(x.shape)}.")
@@ -165,7 +171,8 @@ def _blocks(name, value, what, m=None):
 
 
 @op("space_to_batch_nd")
-def space_to_batch_nd(input_x, block_size, paddings):
+def space_to_batch_nd(input_x: Tensor, block_size: int | tuple[int, ...],
+                      paddings: tuple[tuple[int, int], ...]) -> Tensor:
     """Zero-pad the M spatial dims after (N, C) by ``paddings`` (M, 2), split them into ``block_size`` blocks and
     move the blocks into the batch: (N, C, H, W) -> (N * b0 * b1, C, (H + p) / b0, (W + p) / b1)."""
     name = "space_to_batch_nd"
@@ -185,7 +192,7 @@ def space_to_batch_nd(input_x, block_size, paddings):
 
 
 @op("batch_to_space_nd")
-def batch_to_space_nd(input_x, block_shape, crops):
+def batch_to_space_nd(input_x: Tensor, block_shape: tuple[int, ...], crops: tuple[tuple[int, int], ...]) -> Tensor:
     """Inverse of space_to_batch_nd: move batch blocks back into the M spatial dims after (N, C), then crop
     ``crops`` (M, 2) from their ends."""
     name = "batch_to_space_nd"
@@ -207,7 +214,8 @@ def batch_to_space_nd(input_x, block_shape, crops):
 
 
 @op("crop_and_resize")
-def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear", extrapolation_value=0.0):
+def crop_and_resize(image: Tensor, boxes: Tensor, box_indices: Tensor, crop_size: tuple[int, ...],
+                    method: str = "bilinear", extrapolation_value: float = 0.0) -> Tensor:
     """Crop normalised ``boxes`` (num_boxes, 4: y1, x1, y2, x2) from NHWC ``image`` (of batch ``box_indices``)
     and resize each to ``crop_size`` (h, w): (num_boxes, h, w, C) float32. Outside the image:
     ``extrapolation_value``. ``method``: 'bilinear' / 'bilinear_v2' or 'nearest'."""
@@ -269,7 +277,8 @@ def _centres(b):
 
 
 @op("bounding_box_encode")
-def bounding_box_encode(anchor_box, groundtruth_box, means=(0.0, 0.0, 0.0, 0.0), stds=(1.0, 1.0, 1.0, 1.0)):
+def bounding_box_encode(anchor_box: Tensor, groundtruth_box: Tensor, means: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0),
+                        stds: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0)) -> Tensor:
     """Deltas (dx, dy, dw, dh) of ground-truth boxes from anchors (both (n, 4): x1, y1, x2, y2; widths + 1),
     normalised by ``means`` and ``stds``."""
     _box_check("bounding_box_encode", ("anchor_box", anchor_box), ("groundtruth_box", groundtruth_box))
@@ -285,8 +294,9 @@ def _encode_core(anchor_box, groundtruth_box, means, stds):
 
 
 @op("bounding_box_decode")
-def bounding_box_decode(anchor_box, deltas, max_shape, means=(0.0, 0.0, 0.0, 0.0), stds=(1.0, 1.0, 1.0, 1.0),
-                        wh_ratio_clip=0.016):
+def bounding_box_decode(anchor_box: Tensor, deltas: Tensor, max_shape: tuple[int, ...],
+                        means: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0), stds: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0),
+                        wh_ratio_clip: float = 0.016) -> Tensor:
     """Boxes (n, 4: x1, y1, x2, y2) from anchors and ``deltas`` (inverse of bounding_box_encode), clipped to
     ``max_shape`` (height, width); |dw|, |dh| are limited to |log(wh_ratio_clip)|."""
     name = "bounding_box_decode"
@@ -310,7 +320,7 @@ def _decode_core(anchor_box, deltas, max_shape, means, stds, limit):
 
 
 @op("bidense")
-def bidense(input1, input2, weight, bias=None):
+def bidense(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """Bilinear map y = x1^T A x2 + b: input1 (..., in1), input2 (..., in2), weight (out, in1, in2), bias (out,)."""
     name = "bidense"
     check(weight.ndim == 3 and input1.shape[-1] == weight.shape[1] and input2.shape[-1] == weight.shape[2]
@@ -322,7 +332,7 @@ def bidense(input1, input2, weight, bias=None):
 
 
 @op("rotary_position_embedding")
-def rotary_position_embedding(x, cos, sin, mode=0):
+def rotary_position_embedding(x: Tensor, cos: Tensor, sin: Tensor, mode: int = 0) -> Tensor:
     """Rotary position embedding x * cos + rotate(x) * sin (x (B, N, S, D) layout-agnostic, cos/sin broadcast).
 
     ``mode`` 0 rotates halves ([-x2, x1]), 1 rotates interleaved pairs ((-x1, x0), (-x3, x2) ...).

@@ -2,12 +2,16 @@
 space conversions, layout maps, embedding lookup with an offset, nll_loss's total weight. ``_primitives_nn2``
 is their one front; they are not part of ``ops.__all__``.
 """
+
+from __future__ import annotations
+
 import functools
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..common.tensor import Tensor
 from ._core import check, op
 from ._registry import lookup
 
@@ -18,7 +22,7 @@ def _check_nchw(name, x, block):
 
 
 @op("DepthToSpace")
-def depth_to_space(x, block_size):
+def depth_to_space(x: Tensor, block_size: int) -> Tensor:
     """(N, C * b * b, H, W) -> (N, C, H * b, W * b); channel (i * b + j) * C + c goes to offset (i, j)."""
     _check_nchw("DepthToSpace", x, block_size)
     n, c, h, w = x.shape
@@ -29,7 +33,7 @@ def depth_to_space(x, block_size):
 
 
 @op("SpaceToDepth")
-def space_to_depth(x, block_size):
+def space_to_depth(x: Tensor, block_size: int) -> Tensor:
     """(N, C, H * b, W * b) -> (N, C * b * b, H, W), the inverse of DepthToSpace."""
     _check_nchw("SpaceToDepth", x, block_size)
     n, c, h, w = x.shape
@@ -76,14 +80,14 @@ def _hsv_to_rgb(x):
 
 
 @op("RGBToHSV")
-def rgb_to_hsv(x):
+def rgb_to_hsv(x: Tensor) -> Tensor:
     """RGB -> HSV along the last dim (values in [0, 1]; hue as a fraction of a turn)."""
     _check_rgb("RGBToHSV", x)
     return _rgb_to_hsv(x)
 
 
 @op("HSVToRGB")
-def hsv_to_rgb(x):
+def hsv_to_rgb(x: Tensor) -> Tensor:
     """HSV -> RGB of a 4-D (N, H, W, 3) image (inverse of RGBToHSV)."""
     _check_rgb("HSVToRGB", x)
     check(x.ndim == 4, "HSVToRGB", f"'x' must be 4-D (N, H, W, 3), but got shape {list(x.shape)}.")
@@ -91,7 +95,7 @@ def hsv_to_rgb(x):
 
 
 @op("AdjustHue")
-def adjust_hue(image, delta):
+def adjust_hue(image: Tensor, delta: float) -> Tensor:
     """Rotate the hue of an RGB image (last dim 3) by ``delta`` (a fraction of a turn)."""
     _check_rgb("AdjustHue", image)
     hsv = _rgb_to_hsv(image)
@@ -100,7 +104,7 @@ def adjust_hue(image, delta):
 
 
 @op("AdjustSaturation")
-def adjust_saturation(image, scale):
+def adjust_saturation(image: Tensor, scale: float) -> Tensor:
     """Scale the saturation of an RGB image (last dim 3) by ``scale``, clipped to [0, 1]."""
     _check_rgb("AdjustSaturation", image)
     hsv = _rgb_to_hsv(image)
@@ -114,7 +118,7 @@ def _formats(name, src, dst):
 
 
 @op("DataFormatDimMap")
-def data_format_dim_map(x, src_format="NHWC", dst_format="NCHW"):
+def data_format_dim_map(x: Tensor, src_format: str = "NHWC", dst_format: str = "NCHW") -> Tensor:
     """Dimension indices (in [-4, 4)) mapped as MindSpore does: i -> src_format.index(dst_format[i])."""
     _formats("DataFormatDimMap", src_format, dst_format)
     table = jnp.asarray([src_format.index(ch) for ch in dst_format], x.dtype)
@@ -122,7 +126,7 @@ def data_format_dim_map(x, src_format="NHWC", dst_format="NCHW"):
 
 
 @op("DataFormatVecPermute")
-def data_format_vec_permute(x, src_format="NHWC", dst_format="NCHW"):
+def data_format_vec_permute(x: Tensor, src_format: str = "NHWC", dst_format: str = "NCHW") -> Tensor:
     """Reorder a (4,) or (4, 2) vector of per-dimension values from ``src_format`` order to ``dst_format`` order."""
     name = "DataFormatVecPermute"
     _formats(name, src_format, dst_format)
@@ -131,7 +135,7 @@ def data_format_vec_permute(x, src_format="NHWC", dst_format="NCHW"):
 
 
 @op("EmbeddingLookup")
-def embedding_lookup(input_params, input_indices, offset):
+def embedding_lookup(input_params: Tensor, input_indices: Tensor, offset: int) -> Tensor:
     """Rows ``input_indices - offset`` of ``input_params``; indices outside [0, rows) give zero rows."""
     idx = input_indices.astype(jnp.int64) - jnp.asarray(offset, jnp.int64)
     inside = (idx >= 0) & (idx < input_params.shape[0])
@@ -141,7 +145,8 @@ def embedding_lookup(input_params, input_indices, offset):
 
 
 @op("NLLLoss")
-def nll_loss_with_weight(logits, labels, weight, reduction="mean", ignore_index=-100):
+def nll_loss_with_weight(logits: Tensor, labels: Tensor, weight: Tensor, reduction: str = "mean",
+                         ignore_index: int = -100) -> tuple[Tensor, Tensor]:
     """(nll_loss(logits, labels, weight), total weight of the non-ignored labels)."""
     check(reduction in ("mean", "sum", "none"), "NLLLoss", f"'reduction' must be 'mean', 'sum' or 'none', but got "
           f"{reduction!r}.")
@@ -152,7 +157,8 @@ def nll_loss_with_weight(logits, labels, weight, reduction="mean", ignore_index=
 
 
 @op("ExtractVolumePatches")
-def extract_volume_patches(x, kernel_size, strides, padding):
+def extract_volume_patches(x: Tensor, kernel_size: int | tuple[int, ...], strides: int | tuple[int, ...],
+                           padding: str) -> Tensor:
     """(N, C, D, H, W) -> (N, kd * kh * kw * C, D', H', W') patches, the channel fastest; 'VALID' or 'SAME'."""
     name = "ExtractVolumePatches"
     check(x.ndim == 5, name, f"'x' must be 5-D (N, C, D, H, W), but got shape {list(x.shape)}.")
@@ -191,7 +197,7 @@ def _nms_core(bboxes, iou_threshold):
 
 
 @op("NMSWithMask")
-def nms_with_mask(bboxes, iou_threshold=0.5):
+def nms_with_mask(bboxes: Tensor, iou_threshold: float = 0.5) -> tuple[Tensor, Tensor, Tensor]:
     """Greedy non-maximum suppression of (N, 5) boxes (x1, y1, x2, y2, score): (boxes sorted by descending score,
     their original indices (int32), a keep mask)."""
     check(bboxes.ndim == 2 and bboxes.shape[1] == 5, "NMSWithMask", f"'bboxes' must have shape (N, 5), but got "
@@ -240,7 +246,8 @@ def _roi_align_core(features, rois, ph, pw, scale, samples, end_mode):
 
 
 @op("ROIAlign")
-def roi_align(features, rois, pooled_height, pooled_width, spatial_scale, sample_num=2, roi_end_mode=1):
+def roi_align(features: Tensor, rois: Tensor, pooled_height: int, pooled_width: int, spatial_scale: float,
+              sample_num: int = 2, roi_end_mode: int = 1) -> Tensor:
     """Average of ``sample_num`` x ``sample_num`` bilinear samples per bin of each region (batch, x1, y1, x2, y2)
     of NCHW ``features``: (num_rois, C, pooled_height, pooled_width). ``roi_end_mode`` 1 adds 1 to x2, y2."""
     name = "ROIAlign"

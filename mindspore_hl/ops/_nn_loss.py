@@ -2,23 +2,27 @@
 
 Every loss takes ``reduction`` in 'mean' | 'sum' | 'none'.
 """
+
+from __future__ import annotations
+
 import functools
 
 import jax
 import jax.numpy as jnp
 
+from ..common.tensor import Tensor
 from ._core import check, op
 
 __all__ = ["cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "mse_loss",
            "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div"]
 
 
-def check_reduction(reduction, name):
+def check_reduction(reduction: str, name: str) -> None:
     check(reduction in ("mean", "sum", "none"), name,
           f"'reduction' must be 'mean', 'sum' or 'none', but got {reduction!r}.")
 
 
-def reduce_loss(x, reduction, name):
+def reduce_loss(x: jax.Array, reduction: str, name: str) -> jax.Array:
     """Apply ``reduction`` ('mean', 'sum' or 'none') to an elementwise loss."""
     check_reduction(reduction, name)
     if reduction == "mean":
@@ -79,7 +83,8 @@ def _nll(name, logp, target, weight, ignore_index, reduction, label_smoothing, f
 
 
 @op("nll_loss")
-def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+def nll_loss(inputs: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: int = -100,
+             reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """Negative log-likelihood loss (MindSpore ``ops.nll_loss``).
 
     Args:
@@ -94,7 +99,8 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", l
 
 
 @op("cross_entropy")
-def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: int = -100,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """Cross-entropy of logits (MindSpore ``ops.cross_entropy``): log-softmax over the class axis 1.
 
     Args:
@@ -131,7 +137,8 @@ def _clamped_log(x):
 
 
 @op("binary_cross_entropy")
-def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
+def binary_cross_entropy(logits: Tensor, labels: Tensor, weight: Tensor | None = None,
+                         reduction: str = "mean") -> Tensor:
     """Binary cross-entropy of probabilities: -w * (y log x + (1 - y) log(1 - x)), logs clamped at -100."""
     input, target = logits, labels
     _same_shape("binary_cross_entropy", input, target)
@@ -142,7 +149,8 @@ def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
 
 
 @op("binary_cross_entropy_with_logits")
-def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction="mean"):
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                     pos_weight: Tensor | None = None, reduction: str = "mean") -> Tensor:
     """Sigmoid + binary cross-entropy, computed stably from logits.
 
     Args:
@@ -160,19 +168,19 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
 
 
 @op("mse_loss")
-def mse_loss(input, target, reduction="mean"):
+def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """Mean squared error; ``input`` and ``target`` broadcast."""
     return reduce_loss(jnp.square(input - target), reduction, "mse_loss")
 
 
 @op("l1_loss")
-def l1_loss(input, target, reduction="mean"):
+def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """Mean absolute error; ``input`` and ``target`` broadcast."""
     return reduce_loss(jnp.abs(input - target), reduction, "l1_loss")
 
 
 @op("smooth_l1_loss")
-def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
+def smooth_l1_loss(input: Tensor, target: Tensor, beta: Tensor | float = 1.0, reduction: str = "none") -> Tensor:
     """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (MindSpore default reduction is 'none')."""
     check(beta > 0, "smooth_l1_loss", f"'beta' must be > 0, but got {beta}.")
     _same_shape("smooth_l1_loss", input, target)
@@ -181,7 +189,7 @@ def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
 
 
 @op("huber_loss")
-def huber_loss(input, target, reduction="mean", delta=1.0):
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0) -> Tensor:
     """0.5 d^2 where |d| <= delta, else delta * (|d| - 0.5 delta)."""
     check(delta > 0, "huber_loss", f"'delta' must be > 0, but got {delta}.")
     d = jnp.abs(input - target)
@@ -189,7 +197,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
 
 
 @op("kl_div")
-def kl_div(logits, labels, reduction="mean", log_target=False):
+def kl_div(logits: Tensor, labels: Tensor, reduction: str = "mean", log_target: bool = False) -> Tensor:
     """KL divergence with ``logits`` as log-probabilities: labels * (log labels - logits).
 
     Args:

@@ -3,12 +3,16 @@
 Statistics are computed in float32 (or float64 for float64 inputs) and the result is cast back to the
 input's dtype, so float16 activations are normalised without overflow.
 """
+
+from __future__ import annotations
+
 import functools
 
 import jax
 import jax.numpy as jnp
 
 from ..common.parameter import Parameter
+from ..common.tensor import Tensor
 from ._core import check, op
 
 __all__ = ["batch_norm", "layer_norm", "group_norm"]
@@ -112,7 +116,8 @@ def _normalize_batch_jvp(eps, primals, tangents):
     return (y, m, v), (dy, dm, dv)
 
 
-def batch_norm(input_x, running_mean, running_var, weight, bias, training=False, momentum=0.1, eps=1e-5):
+def batch_norm(input_x: Tensor, running_mean: Tensor, running_var: Tensor, weight: Tensor, bias: Tensor,
+               training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """Batch normalisation over the channel axis 1 (MindSpore ``ops.batch_norm``).
 
     Args:
@@ -132,7 +137,7 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
     return y
 
 
-def normalize(x, axes, eps):
+def normalize(x: jax.Array, axes: int | tuple[int, ...], eps: float) -> jax.Array:
     """(x - mean) / sqrt(var + eps) over ``axes`` with float32 statistics, in x's dtype."""
     sd = _stat_dtype(x)
     xs = x.astype(sd)
@@ -142,7 +147,8 @@ def normalize(x, axes, eps):
 
 
 @functools.partial(jax.jit, static_argnums=(1, 4, 5))
-def layer_norm_axes(x, begin_norm_axis, gamma, beta, eps, begin_params_axis):
+def layer_norm_axes(x: jax.Array, begin_norm_axis: int, gamma: jax.Array | None, beta: jax.Array | None, eps: float,
+                    begin_params_axis: int) -> jax.Array:
     """Normalise over axes [begin_norm_axis:]; scale/shift by gamma/beta shaped x.shape[begin_params_axis:]."""
     nd = x.ndim
     y = normalize(x, tuple(range(begin_norm_axis % nd, nd)), eps)
@@ -155,7 +161,8 @@ def layer_norm_axes(x, begin_norm_axis, gamma, beta, eps, begin_params_axis):
 
 
 @op("layer_norm")
-def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+def layer_norm(input: Tensor, normalized_shape: int | tuple[int, ...], weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
     """Layer normalisation over the trailing ``normalized_shape`` dims (MindSpore ``ops.layer_norm``).
 
     Args:
@@ -175,7 +182,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
 
 
 @op("group_norm")
-def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
+               eps: float = 1e-5) -> Tensor:
     """Group normalisation: channels (axis 1) split into ``num_groups`` groups normalised separately.
 
     Args:

@@ -4,20 +4,27 @@
 a maximum over the kernel's strided slices (with an explicit derivative), and average pools whose windows
 tile the input exactly (kernel == stride, no padding, no dilation) are reshape + mean.
 """
+
+from __future__ import annotations
+
 import functools
+from typing import Sequence
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from ..common.tensor import Tensor
 from ._core import check, op
 from ._nn_conv import explicit_pads, pair, pool_out_size, same_pads, to_nchw, to_nhwc
 
 __all__ = ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]
 
 
-def window_geometry(name, sizes, kernel, stride, padding, dilation, ceil_mode, pad_mode):
+def window_geometry(name: str, sizes: Sequence[int], kernel: Sequence[int], stride: Sequence[int],
+                    padding: int | Sequence[int], dilation: Sequence[int], ceil_mode: bool,
+                    pad_mode: str) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], tuple[int, ...]]:
     """(explicit pads, pads including the ceil-mode extra, output sizes) for MindSpore's pad modes."""
     mode = str(pad_mode).lower()
     check(mode in ("same", "valid", "pad"), name, f"'pad_mode' must be 'same', 'valid' or 'pad', but got {pad_mode!r}.")
@@ -99,7 +106,9 @@ def _window_max_jvp(kernel, stride, dilation, outs, primals, tangents):
     return out, tangent
 
 
-def max_pool_nhwc(x, kernel, stride, full_pads, dilation, outs):
+def max_pool_nhwc(x: jax.Array, kernel: tuple[int, ...], stride: tuple[int, ...],
+                  full_pads: tuple[tuple[int, int], ...], dilation: tuple[int, ...],
+                  outs: tuple[int, ...]) -> jax.Array:
     """Max pooling of an NHWC array (the one internal max pool).
 
     The elementwise maximum over the kernel's strided slices of the padded input, with an explicit
@@ -139,8 +148,10 @@ def _pool_args(name, input, kernel_size, stride, dilation, data_format):
 
 
 @op("max_pool2d")
-def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False, *,
-               pad_mode="pad", data_format="NCHW"):
+def max_pool2d(x: Tensor, kernel_size: int | tuple[int, ...], stride: int | tuple[int, ...] | None = None,
+               padding: int | tuple[int, ...] = 0, dilation: int | tuple[int, ...] = 1,
+               return_indices: bool = False, ceil_mode: bool = False, *, pad_mode: str = "pad",
+               data_format: str = "NCHW") -> Tensor:
     """2-D max pooling (MindSpore ``ops.max_pool2d``).
 
     Args:
@@ -174,8 +185,9 @@ def _counts(size, kernel, stride, lo, out, limit_lo, limit_hi):
 
 
 @op("avg_pool2d")
-def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None, *, pad_mode="pad", data_format="NCHW"):
+def avg_pool2d(input_x: Tensor, kernel_size: int | tuple[int, ...] = 1, stride: int | tuple[int, ...] = 1,
+               padding: int | tuple[int, ...] = 0, ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: int | None = None, *, pad_mode: str = "pad", data_format: str = "NCHW") -> Tensor:
     """2-D average pooling (MindSpore ``ops.avg_pool2d``).
 
     Args:
@@ -223,7 +235,7 @@ def _adaptive_matrix(size, out):
 
 
 @op("adaptive_avg_pool2d")
-def adaptive_avg_pool2d(input, output_size):
+def adaptive_avg_pool2d(input: Tensor, output_size: int | tuple[int, ...]) -> Tensor:
     """Adaptive 2-D average pooling to ``output_size`` (int, or 2 ints / None to keep that size).
 
     Args:

@@ -2,12 +2,16 @@
 ResizeLinear1D, UpsampleNearest3D, UpsampleTrilinear3D): separable per-axis matrices built on the host from the
 TensorFlow / PyTorch coordinate rules and applied with ``tensordot``, so gradients flow. Not in ``ops.__all__``.
 """
+
+from __future__ import annotations
+
 import functools
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..common.tensor import Tensor
 from ._core import check, op
 
 
@@ -57,7 +61,8 @@ def _nearest_matrix(n_in, n_out, src):
     return m
 
 
-def resize_matrix(kind, n_in, n_out, align_corners=False, half_pixel=False, scale=None):
+def resize_matrix(kind: str, n_in: int, n_out: int, align_corners: bool = False, half_pixel: bool = False,
+                  scale: float | None = None) -> np.ndarray:
     """Per-axis resampling matrix (n_out, n_in).
 
     kind 'tf_linear' / 'tf_nearest': TensorFlow's resize rules (align_corners, half_pixel_centers), used by the
@@ -108,14 +113,16 @@ def _resize(name, x, nd, sizes, kind, **opts):
 
 
 @op("ResizeBilinearV2")
-def resize_bilinear(x, size, align_corners=False, half_pixel_centers=False):
+def resize_bilinear(x: Tensor, size: tuple[int, ...], align_corners: bool = False,
+                    half_pixel_centers: bool = False) -> Tensor:
     """Bilinear resize of (N, C, H, W) to ``size`` (h, w), TensorFlow's coordinate rules."""
     return _resize("ResizeBilinearV2", x, 2, tuple(int(s) for s in size), "tf_linear", align_corners=align_corners,
                    half_pixel=half_pixel_centers)
 
 
 @op("ResizeBicubic")
-def resize_bicubic(x, size, align_corners=False, half_pixel_centers=False):
+def resize_bicubic(x: Tensor, size: tuple[int, ...], align_corners: bool = False,
+                   half_pixel_centers: bool = False) -> Tensor:
     """Bicubic resize of (N, C, H, W) to ``size`` (h, w), TensorFlow's rules (Keys a = -0.75, or -0.5 with
     ``half_pixel_centers``); float32 out for non-float64 input."""
     y = _resize("ResizeBicubic", x, 2, tuple(int(s) for s in size), "tf_cubic", align_corners=align_corners,
@@ -124,7 +131,7 @@ def resize_bicubic(x, size, align_corners=False, half_pixel_centers=False):
 
 
 @op("ResizeArea")
-def resize_area(images, size, align_corners=False):
+def resize_area(images: Tensor, size: tuple[int, ...], align_corners: bool = False) -> Tensor:
     """Area (box-average) resize of NHWC ``images`` to ``size`` (h, w), TensorFlow's rules; float32 out."""
     check(images.ndim == 4, "ResizeArea", f"'images' must be 4-D (N, H, W, C), but got shape {list(images.shape)}.")
     y = _resize("ResizeArea", jnp.transpose(images, (0, 3, 1, 2)).astype(jnp.float32), 2,
@@ -133,7 +140,8 @@ def resize_area(images, size, align_corners=False):
 
 
 @op("ResizeNearestNeighbor")
-def resize_nearest(x, size, align_corners=False, half_pixel_centers=False):
+def resize_nearest(x: Tensor, size: tuple[int, ...], align_corners: bool = False,
+                   half_pixel_centers: bool = False) -> Tensor:
     """Nearest-neighbour resize of (N, C, H, W) to ``size`` (h, w), TensorFlow's coordinate rules (rounding half
     away from zero with ``align_corners``). ``ResizeNearestNeighbor`` passes ``half_pixel_centers=False``: MindSpore
     2.10's CPU kernel of that Primitive ignores the attribute (``ResizeNearestNeighborV2`` honours it)."""
@@ -142,7 +150,8 @@ def resize_nearest(x, size, align_corners=False, half_pixel_centers=False):
 
 
 @op("ResizeLinear1D")
-def resize_linear_1d(x, size, coordinate_transformation_mode="align_corners"):
+def resize_linear_1d(x: Tensor, size: tuple[int, ...],
+                     coordinate_transformation_mode: str = "align_corners") -> Tensor:
     """Linear resize of (N, C, W) to ``size`` (w,); modes 'align_corners' or 'half_pixel'."""
     mode = coordinate_transformation_mode
     check(mode in ("align_corners", "half_pixel"), "ResizeLinear1D", f"'coordinate_transformation_mode' must be "
@@ -152,14 +161,16 @@ def resize_linear_1d(x, size, coordinate_transformation_mode="align_corners"):
 
 
 @op("UpsampleNearest3D")
-def upsample_nearest_3d(x, output_size=None, scales=None):
+def upsample_nearest_3d(x: Tensor, output_size: int | tuple[int, ...] | None = None,
+                        scales: tuple[float, ...] | None = None) -> Tensor:
     """Nearest upsampling of (N, C, D, H, W) to ``output_size`` or by ``scales`` (floor(dst / scale))."""
     return _resize("UpsampleNearest3D", x, 3, _upsample_sizes("UpsampleNearest3D", x, output_size, scales),
                    "torch_nearest", scales=scales)
 
 
 @op("UpsampleTrilinear3D")
-def upsample_trilinear_3d(x, output_size=None, scales=None, align_corners=False):
+def upsample_trilinear_3d(x: Tensor, output_size: int | tuple[int, ...] | None = None,
+                          scales: tuple[float, ...] | None = None, align_corners: bool = False) -> Tensor:
     """Trilinear upsampling of (N, C, D, H, W) to ``output_size`` or by ``scales``."""
     return _resize("UpsampleTrilinear3D", x, 3, _upsample_sizes("UpsampleTrilinear3D", x, output_size, scales),
                    "torch_linear", scales=scales, align_corners=align_corners)

@@ -3,14 +3,19 @@
 Layouts are MindSpore's channel-first ones (NCL, NCHW, NCDHW). Everything is built from ``lax`` window
 reductions, convolutions, gathers and scatters, so ``jax.grad`` differentiates each op.
 """
+
+from __future__ import annotations
+
 import functools
 import math
+from typing import Sequence
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from ..common.tensor import Tensor
 from ._core import check, op
 from ._nn_conv import explicit_pads, pair, pool_out_size, resolve_pads, same_pads, transpose_out_size
 from ._nn_fold import __all__ as _fold_all
@@ -55,7 +60,8 @@ def _window_sum(x, kernel, stride, full, nd):
                              (1,) * lead + tuple(stride), ((0, 0),) * lead + tuple(full))
 
 
-def window_max(x, kernel, stride, full, dilation, nd, with_indices=False):
+def window_max(x: jax.Array, kernel: Sequence[int], stride: Sequence[int], full: Sequence[tuple[int, int]],
+               dilation: Sequence[int], nd: int, with_indices: bool = False) -> jax.Array | tuple[jax.Array, jax.Array]:
     """Max over the last ``nd`` dims' windows; with the flat (spatial) index of each window's first maximum."""
     lead = x.ndim - nd
     dims, strides = (1,) * lead + tuple(kernel), (1,) * lead + tuple(stride)
@@ -77,7 +83,9 @@ def window_max(x, kernel, stride, full, dilation, nd, with_indices=False):
 
 
 @op("max_pool3d")
-def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+def max_pool3d(x: Tensor, kernel_size: int | tuple[int, ...], stride: int | tuple[int, ...] | None = None,
+               padding: int | tuple[int, ...] = 0, dilation: int | tuple[int, ...] = 1, ceil_mode: bool = False,
+               return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """3-D max pooling of (N, C, D, H, W) or (C, D, H, W); indices are flat (d * H * W + h * W + w), int64."""
     name = "max_pool3d"
     _check_rank(name, x, (4, 5), "(N, )C, D, H, W")
@@ -91,8 +99,9 @@ def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
 
 
 @op("avg_pool3d")
-def avg_pool3d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=0):
+def avg_pool3d(input_x: Tensor, kernel_size: int | tuple[int, ...] = 1, stride: int | tuple[int, ...] = 1,
+               padding: int | tuple[int, ...] = 0, ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: int = 0) -> Tensor:
     """3-D average pooling of (N, C, D, H, W) or (C, D, H, W).
 
     Args:
@@ -134,13 +143,15 @@ def _lp_core(x, p, kernel, stride, full, outs):
 
 
 @op("lp_pool1d")
-def lp_pool1d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
+def lp_pool1d(x: Tensor, norm_type: float, kernel_size: int | tuple[int, ...],
+              stride: int | tuple[int, ...] | None = None, ceil_mode: bool = False) -> Tensor:
     """Power-average pooling over L: (sum over the window of x ** p) ** (1 / p); x is (N, C, L) or (C, L)."""
     return _lp_pool("lp_pool1d", x, norm_type, kernel_size, stride, ceil_mode, 1)
 
 
 @op("lp_pool2d")
-def lp_pool2d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
+def lp_pool2d(x: Tensor, norm_type: float, kernel_size: int | tuple[int, ...],
+              stride: int | tuple[int, ...] | None = None, ceil_mode: bool = False) -> Tensor:
     """Power-average pooling over (H, W): (sum over the window of x ** p) ** (1 / p); x is (N, C, H, W)."""
     return _lp_pool("lp_pool2d", x, norm_type, kernel_size, stride, ceil_mode, 2)
 
@@ -157,7 +168,7 @@ def _output_sizes(name, output_size, sizes):
 
 
 @op("adaptive_avg_pool3d")
-def adaptive_avg_pool3d(input, output_size):
+def adaptive_avg_pool3d(input: Tensor, output_size: int | tuple[int, ...]) -> Tensor:
     """Adaptive 3-D average pooling of (N, C, D, H, W) or (C, D, H, W) to ``output_size`` (int or 3 ints / None)."""
     name = "adaptive_avg_pool3d"
     _check_rank(name, input, (4, 5), "(N, )C, D, H, W")
@@ -207,20 +218,22 @@ def _adaptive_max_core(x, outs, return_indices, index_dtype):
 
 
 @op("adaptive_max_pool2d")
-def adaptive_max_pool2d(input, output_size, return_indices=False):
+def adaptive_max_pool2d(input: Tensor, output_size: int | tuple[int, ...],
+                        return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Adaptive 2-D max pooling of (N, C, H, W) or (C, H, W); indices are flat (h * W + w), int64."""
     return _adaptive_max("adaptive_max_pool2d", input, output_size, return_indices, 2, jnp.int64)
 
 
 @op("adaptive_max_pool3d")
-def adaptive_max_pool3d(input, output_size, return_indices=False):
+def adaptive_max_pool3d(input: Tensor, output_size: int | tuple[int, ...],
+                        return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Adaptive 3-D max pooling of (N, C, D, H, W) or (C, D, H, W); indices flat over (D, H, W), int32
     (as MindSpore)."""
     return _adaptive_max("adaptive_max_pool3d", input, output_size, return_indices, 3, jnp.int32)
 
 
 @op("adaptive_avg_pool2d_ext")
-def adaptive_avg_pool2d_ext(input, output_size):
+def adaptive_avg_pool2d_ext(input: Tensor, output_size: int | tuple[int, ...]) -> Tensor:
     """Adaptive 2-D average pooling of (N, C, H, W) or (C, H, W) (``output_size``: int or 2 ints / None)."""
     name = "adaptive_avg_pool2d_ext"
     _check_rank(name, input, (3, 4), "(N, )C, H, W")
@@ -228,7 +241,9 @@ def adaptive_avg_pool2d_ext(input, output_size):
 
 
 @op("conv3d")
-def conv3d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: int | tuple[int, ...] = 1,
+           pad_mode: str = "valid", padding: int | tuple[int, ...] | str = 0, dilation: int | tuple[int, ...] = 1,
+           groups: int = 1) -> Tensor:
     """3-D convolution: input (N, C_in, D, H, W), weight (C_out, C_in / groups, kD, kH, kW), bias (C_out,).
 
     ``pad_mode``: 'valid', 'same' or 'pad' (``padding``: an int, 3 ints or 6 ints (head, tail, top, bottom,
@@ -249,7 +264,9 @@ def conv3d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     return y
 
 
-def conv_transpose_nd(name, x, weight, stride, pads, dilation, groups, outs):
+def conv_transpose_nd(name: str, x: jax.Array, weight: jax.Array, stride: tuple[int, ...],
+                      pads: Sequence[Sequence[int]], dilation: tuple[int, ...], groups: int,
+                      outs: tuple[int, ...]) -> jax.Array:
     """Transposed N-d convolution (NC...) with a (C_in, C_out / groups, k...) weight and output sizes ``outs``.
 
     Computed as a stride-1 convolution of the stride-dilated input with the flipped, in/out-swapped kernel.
@@ -274,7 +291,9 @@ def conv_transpose_nd(name, x, weight, stride, pads, dilation, groups, outs):
     return y[(slice(None), slice(None)) + tuple(slice(lo, y.shape[2 + i] - hi) for i, (lo, hi) in enumerate(crops))]
 
 
-def transpose_geometry(name, pad_mode, padding, sizes, kernel, stride, dilation, output_padding):
+def transpose_geometry(name: str, pad_mode: str, padding: int | Sequence[int], sizes: Sequence[int],
+                       kernel: Sequence[int], stride: Sequence[int], dilation: Sequence[int],
+                       output_padding: Sequence[int]) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
     """(per-dim pads, output sizes) of a transposed convolution for MindSpore's pad modes."""
     nd = len(sizes)
     mode = str(pad_mode).lower()
@@ -290,7 +309,9 @@ def transpose_geometry(name, pad_mode, padding, sizes, kernel, stride, dilation,
 
 
 @op("conv3d_transpose")
-def conv3d_transpose(inputs, weight, pad_mode="valid", padding=0, stride=1, dilation=1, group=1, output_padding=0):
+def conv3d_transpose(inputs: Tensor, weight: Tensor, pad_mode: str = "valid", padding: int | tuple[int, ...] = 0,
+                     stride: int | tuple[int, ...] = 1, dilation: int | tuple[int, ...] = 1, group: int = 1,
+                     output_padding: int | tuple[int, ...] = 0) -> Tensor:
     """Transposed 3-D convolution: inputs (N, C_in, D, H, W), weight (C_in, C_out / group, kD, kH, kW)."""
     name = "conv3d_transpose"
     check(inputs.ndim == 5 and weight.ndim == 5, name, f"'inputs' and 'weight' must be 5-D, but got shapes "
@@ -303,7 +324,8 @@ def conv3d_transpose(inputs, weight, pad_mode="valid", padding=0, stride=1, dila
 
 
 @op("Conv2DBackpropInput")
-def conv_transpose_to(x, weight, stride, pads, dilation, groups, outs):
+def conv_transpose_to(x: Tensor, weight: Tensor, stride: Sequence[int], pads: Sequence[Sequence[int]],
+                      dilation: Sequence[int], groups: int, outs: Sequence[int]) -> Tensor:
     """Transposed N-d convolution to output sizes ``outs`` (the input gradient of a convolution; the
     ``Conv2DBackpropInput`` / ``Conv2DTranspose`` Primitives' computation; not in ``__all__``)."""
     check(x.ndim == weight.ndim and x.ndim >= 3, "Conv2DBackpropInput", f"'dout' and 'weight' must have the same "

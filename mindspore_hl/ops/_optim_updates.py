@@ -9,8 +9,12 @@ eagerly) and returns what MindSpore returns: the updated ``var`` alone, or ``(va
 >>> ms.ops.ApplyGradientDescent()(var, 0.5, ms.Tensor(np.ones(2, np.float32)))
 Tensor(shape=[2], dtype=Float32, value= [ 5.00000000e-01,  5.00000000e-01])
 """
+
+from __future__ import annotations
+
 import inspect
 
+import jax
 import jax.numpy as jnp
 
 from ..common.tensor import Tensor, describe, wrap
@@ -263,7 +267,7 @@ class LARSUpdate(Primitive):
     ``norm_gradient`` (1 where a norm is 0; with ``use_clip``: ``min(trust / learning_rate, 1)``), as ``nn.LARS``
     documents it. Updates nothing in place."""
 
-    def __init__(self, epsilon=1e-05, hyperpara=0.001, use_clip=False):
+    def __init__(self, epsilon: float = 1e-05, hyperpara: float = 0.001, use_clip: bool = False) -> None:
         super().__init__("LARSUpdate")
         for key, value in (("epsilon", epsilon), ("hyperpara", hyperpara)):
             if not isinstance(value, float):
@@ -274,7 +278,8 @@ class LARSUpdate(Primitive):
         for key in ("epsilon", "hyperpara", "use_clip"):
             self.add_prim_attr(key, getattr(self, key))
 
-    def __call__(self, weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate):
+    def __call__(self, weight: Tensor, gradient: Tensor, norm_weight: Tensor, norm_gradient: Tensor,
+                 weight_decay: Tensor, learning_rate: Tensor) -> Tensor:
         names = "weight gradient norm_weight norm_gradient weight_decay learning_rate".split()
         w, g, nw, ng, wd, lr = (_float("LARSUpdate", k, x) for k, x in zip(names, (
             weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate)))
@@ -284,7 +289,8 @@ class LARSUpdate(Primitive):
                                   self.hyperpara, self.epsilon, self.use_clip))
 
 
-def lars_gradient(w, g, w_norm, g_norm, weight_decay, learning_rate, coefficient, epsilon, use_clip):
+def lars_gradient(w: jax.Array, g: jax.Array, w_norm: jax.Array, g_norm: jax.Array, weight_decay: jax.Array | float,
+                  learning_rate: jax.Array | float, coefficient: float, epsilon: float, use_clip: bool) -> jax.Array:
     """LARS's scaled gradient ``trust * (g + weight_decay * w)`` from the norms of ``w`` and ``g`` (the one
     implementation behind ``LARSUpdate`` and ``nn.LARS``)."""
     trust = coefficient * w_norm / (g_norm + weight_decay * w_norm + epsilon)

@@ -3,7 +3,11 @@
 A Primitive is configured by its constructor (attributes such as ``keep_dims``) and applied by calling it;
 each one calls the functional op of the same meaning, so both forms behave identically.
 """
+
+from __future__ import annotations
+
 import inspect
+from typing import Any, Callable, Sequence
 
 import jax.numpy as jnp
 
@@ -16,36 +20,37 @@ from ._core import check, op, unwrap
 class Primitive:
     """Base class of the operator classes: ``prim = ops.Mul(); prim(a, b)``."""
 
-    def __init__(self, name=None):
+    def __init__(self, name: str | None = None) -> None:
         self.name = name or type(self).__name__
         self.attrs = {}
 
-    def add_prim_attr(self, name, value):
+    def add_prim_attr(self, name: str, value: Any) -> Primitive:
         """Record an attribute (also readable as ``prim.<name>``); returns self."""
         self.attrs[name] = value
         self.__dict__.setdefault(name, value)
         return self
 
-    def del_prim_attr(self, name):
+    def del_prim_attr(self, name: str) -> Primitive:
         self.attrs.pop(name, None)
         return self
 
-    def init_prim_io_names(self, inputs, outputs):
+    def init_prim_io_names(self, inputs: Sequence[str], outputs: Sequence[str]) -> None:
         self.attrs["input_names"], self.attrs["output_names"] = list(inputs), list(outputs)
 
-    def shard(self, in_strategy=None, out_strategy=None):
+    def shard(self, in_strategy: tuple[tuple[int, ...], ...] | None = None,
+              out_strategy: tuple[tuple[int, ...], ...] | None = None) -> Primitive:
         """Record a parallel layout (used by the parallel modes; ignored otherwise); returns self."""
         self.attrs["in_strategy"], self.attrs["out_strategy"] = in_strategy, out_strategy
         return self
 
-    def set_prim_instance_name(self, instance_name):
+    def set_prim_instance_name(self, instance_name: str) -> Primitive:
         self.instance_name = instance_name
         return self
 
-    def recompute(self, mode=True):
+    def recompute(self, mode: bool = True) -> Primitive:
         return self
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         raise NotImplementedError(f"Primitive {self.name} must define __call__ (or use a built-in ops class).")
 
     def __repr__(self):
@@ -55,7 +60,8 @@ class Primitive:
 PrimitiveWithInfer = PrimitiveWithCheck = Primitive
 
 
-def primitive_class(name, init_args, call, doc, module, on_init=None):
+def primitive_class(name: str, init_args: Sequence[tuple[str, Any]], call: Callable[..., Any], doc: str | None,
+                    module: str, on_init: Callable[[Primitive], None] | None = None) -> type[Primitive]:
     """A Primitive subclass ``name`` whose constructor takes ``init_args`` ((argument, default), ...) by name or
     position, as MindSpore's does, and records each as an attribute (``prim.attrs`` and ``prim.<argument>``);
     ``on_init(prim)`` may then validate them. Calling an instance is ``call(prim, *inputs, **kwargs)``.
@@ -82,7 +88,7 @@ def primitive_class(name, init_args, call, doc, module, on_init=None):
                                      "__module__": module})
 
 
-def prim_attr_register(fn):
+def prim_attr_register(fn: Callable[..., None]) -> Callable[..., None]:
     """Decorator for a Primitive's ``__init__``: its arguments become attributes (as in MindSpore)."""
     import inspect
     sig = inspect.signature(fn)
@@ -99,7 +105,8 @@ def prim_attr_register(fn):
     return init
 
 
-def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):
+def constexpr(fn: Callable[..., Any] | None = None, get_instance: bool = True, name: str | None = None,
+              reuse_result: bool = True, check: bool = True) -> Callable[..., Any]:
     """Mark a function as computing a compile-time constant; here it simply runs in Python."""
     return fn if fn is not None else (lambda f: f)
 
@@ -165,11 +172,11 @@ _prim("Eye", lambda n, m, t: _creation.eye(n, m, t), "``Eye()(n, m, dtype)``.")
 class MatMul(Primitive):
     """``MatMul(transpose_a=False, transpose_b=False)(x, y)``: 2-D matrix product."""
 
-    def __init__(self, transpose_a=False, transpose_b=False):
+    def __init__(self, transpose_a: bool = False, transpose_b: bool = False) -> None:
         super().__init__()
         self.transpose_a, self.transpose_b = transpose_a, transpose_b
 
-    def __call__(self, x, y):
+    def __call__(self, x: Tensor, y: Tensor | float) -> Tensor:
         if self.transpose_a:
             x = _array.swapaxes(x, -1, -2)
         if self.transpose_b:
@@ -208,29 +215,29 @@ _reduce_prim("ReduceAny", _reduce.any, "``ReduceAny(keep_dims)(x, axis=())``: lo
 class Argmax(Primitive):
     """``Argmax(axis=-1, output_type=ms.int32)(x)``."""
 
-    def __init__(self, axis=-1, output_type=mstype.int32):
+    def __init__(self, axis: int = -1, output_type: mstype.Type = mstype.int32) -> None:
         super().__init__()
         self.axis, self.output_type = axis, output_type
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _array.cast(_reduce.argmax(x, self.axis), self.output_type)
 
 
 class Argmin(Argmax):
     """``Argmin(axis=-1, output_type=ms.int32)(x)``."""
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _array.cast(_reduce.argmin(x, self.axis), self.output_type)
 
 
 class ArgMaxWithValue(Primitive):
     """``ArgMaxWithValue(axis=0, keep_dims=False)(x)`` -> ``(index, value)``."""
 
-    def __init__(self, axis=0, keep_dims=False):
+    def __init__(self, axis: int = 0, keep_dims: bool = False) -> None:
         super().__init__()
         self.axis, self.keep_dims = axis, keep_dims
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> tuple[Tensor, Tensor]:
         values, index = _reduce.max(x, self.axis, self.keep_dims)
         return index, values
 
@@ -238,7 +245,7 @@ class ArgMaxWithValue(Primitive):
 class ArgMinWithValue(ArgMaxWithValue):
     """``ArgMinWithValue(axis=0, keep_dims=False)(x)`` -> ``(index, value)``."""
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> tuple[Tensor, Tensor]:
         values, index = _reduce.min(x, self.axis, self.keep_dims)
         return index, values
 
@@ -246,11 +253,11 @@ class ArgMinWithValue(ArgMaxWithValue):
 class CumSum(Primitive):
     """``CumSum(exclusive=False, reverse=False)(x, axis)``."""
 
-    def __init__(self, exclusive=False, reverse=False):
+    def __init__(self, exclusive: bool = False, reverse: bool = False) -> None:
         super().__init__()
         self.exclusive, self.reverse = exclusive, reverse
 
-    def __call__(self, x, axis):
+    def __call__(self, x: Tensor, axis: int) -> Tensor:
         v = unwrap(x)
         axis = int(unwrap(axis))
         if self.reverse:
@@ -264,7 +271,7 @@ class CumSum(Primitive):
 class CumProd(CumSum):
     """``CumProd(exclusive=False, reverse=False)(x, axis)``."""
 
-    def __call__(self, x, axis):
+    def __call__(self, x: Tensor, axis: int) -> Tensor:
         v = unwrap(x)
         axis = int(unwrap(axis))
         if self.reverse:
@@ -284,35 +291,35 @@ class _Axis(Primitive):
 class Concat(_Axis):
     """``Concat(axis=0)(tensors)``."""
 
-    def __call__(self, tensors):
+    def __call__(self, tensors: Sequence[Tensor]) -> Tensor:
         return _array.concat(tensors, self.axis)
 
 
 class Stack(_Axis):
     """``Stack(axis=0)(tensors)``."""
 
-    def __call__(self, tensors):
+    def __call__(self, tensors: Sequence[Tensor]) -> Tensor:
         return _array.stack(tensors, self.axis)
 
 
 class Unstack(_Axis):
     """``Unstack(axis=0)(x)`` -> tuple."""
 
-    def __init__(self, axis=0, num=None):
+    def __init__(self, axis: int = 0, num: int | None = None) -> None:
         super().__init__(axis)
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _array.unstack(x, self.axis)
 
 
 class Split(Primitive):
     """``Split(axis=0, output_num=1)(x)`` -> tuple of ``output_num`` equal parts."""
 
-    def __init__(self, axis=0, output_num=1):
+    def __init__(self, axis: int = 0, output_num: int = 1) -> None:
         super().__init__()
         self.axis, self.output_num = axis, output_num
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         n = x.shape[self.axis]
         check(n % self.output_num == 0, "Split", f"the axis length {n} is not divisible by output_num "
                                                  f"{self.output_num}.")
@@ -322,22 +329,22 @@ class Split(Primitive):
 class Squeeze(Primitive):
     """``Squeeze(axis=())(x)``: remove the given (default: all) length-1 axes."""
 
-    def __init__(self, axis=()):
+    def __init__(self, axis: int | tuple[int, ...] = ()) -> None:
         super().__init__()
         self.axis = axis
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _array.squeeze(x, None if self.axis == () else self.axis)
 
 
 class Gather(Primitive):
     """``Gather(batch_dims=0)(params, indices, axis)``."""
 
-    def __init__(self, batch_dims=0):
+    def __init__(self, batch_dims: int = 0) -> None:
         super().__init__()
         self.batch_dims = batch_dims
 
-    def __call__(self, input_params, input_indices, axis):
+    def __call__(self, input_params: Tensor, input_indices: Tensor, axis: int) -> Tensor:
         return _index.gather(input_params, input_indices, axis, self.batch_dims)
 
 
@@ -348,44 +355,44 @@ class GatherV2(Gather):
 class BroadcastTo(Primitive):
     """``BroadcastTo(shape)(x)``."""
 
-    def __init__(self, shape):
+    def __init__(self, shape: tuple[int, ...]) -> None:
         super().__init__()
         self.shape = shape
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _array.broadcast_to(x, self.shape)
 
 
 class OneHot(Primitive):
     """``OneHot(axis=-1)(indices, depth, on_value, off_value)``."""
 
-    def __init__(self, axis=-1):
+    def __init__(self, axis: int = -1) -> None:
         super().__init__()
         self.axis = axis
 
-    def __call__(self, indices, depth, on_value, off_value):
+    def __call__(self, indices: Tensor, depth: int, on_value: Tensor | float, off_value: Tensor | float) -> Tensor:
         return _index.one_hot(indices, depth, on_value, off_value, self.axis)
 
 
 class TopK(Primitive):
     """``TopK(sorted=True)(x, k)`` -> ``(values, indices)`` along the last axis."""
 
-    def __init__(self, sorted=True):
+    def __init__(self, sorted: bool = True) -> None:
         super().__init__()
         self.sorted = sorted
 
-    def __call__(self, input_x, k):
+    def __call__(self, input_x: Tensor, k: int) -> Tensor:
         return _reduce.topk(input_x, int(unwrap(k)), -1, True, self.sorted)
 
 
 class Sort(Primitive):
     """``Sort(axis=-1, descending=False)(x)`` -> ``(values, indices)``."""
 
-    def __init__(self, axis=-1, descending=False):
+    def __init__(self, axis: int = -1, descending: bool = False) -> None:
         super().__init__()
         self.axis, self.descending = axis, descending
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _reduce.sort(x, self.axis, self.descending)
 
 
@@ -393,22 +400,24 @@ class StridedSlice(Primitive):
     """``StridedSlice(begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)``
     ``(x, begin, end, strides)``."""
 
-    def __init__(self, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+    def __init__(self, begin_mask: int = 0, end_mask: int = 0, ellipsis_mask: int = 0, new_axis_mask: int = 0,
+                 shrink_axis_mask: int = 0) -> None:
         super().__init__()
         self.masks = (begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)
 
-    def __call__(self, x, begin, end, strides):
+    def __call__(self, x: Tensor, begin: tuple[int, ...], end: tuple[int, ...],
+                 strides: tuple[int, ...]) -> Tensor:
         return _array.strided_slice(x, begin, end, strides, *self.masks)
 
 
 class Pad(Primitive):
     """``Pad(paddings)(x)``: zero padding with ``paddings = ((before, after), ...)`` per dimension."""
 
-    def __init__(self, paddings):
+    def __init__(self, paddings: tuple[tuple[int, int], ...]) -> None:
         super().__init__()
         self.paddings = tuple(tuple(p) for p in paddings)
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         v = unwrap(x)
         check(len(self.paddings) == v.ndim, "Pad", f"'paddings' needs one (before, after) pair per dimension "
                                                    f"({v.ndim}), but got {len(self.paddings)}.")
@@ -418,7 +427,7 @@ class Pad(Primitive):
 class Flatten(Primitive):
     """``Flatten()(x)``: (N, ...) -> (N, -1)."""
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _array.flatten(x)
 
 

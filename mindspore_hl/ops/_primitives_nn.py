@@ -3,11 +3,14 @@
 The NN primitives call the array-level functions of ``ops._nn`` (``conv2d``, ``max_pool2d``, ``softmax`` ...),
 so a Primitive and its functional op compute the same thing.
 """
+
+from __future__ import annotations
+
 import jax
 import jax.numpy as jnp
 
 from ..common import seed as _seed
-from ..common.tensor import wrap
+from ..common.tensor import Tensor, wrap
 from ._core import check, op, unwrap
 from ._primitives import Primitive
 
@@ -52,7 +55,7 @@ class Tanh(_Unary):
 class GeLU(Primitive):
     """``GeLU()(x)``: the tanh approximation of GELU (as MindSpore's primitive computes it)."""
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _nn().gelu(x, "tanh")
 
 
@@ -84,57 +87,57 @@ def _softplus(x):
 class FastGeLU(Primitive):
     """``FastGeLU()(x)``: x / (1 + exp(-1.702|x|)) * exp(0.851 (x - |x|))."""
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _fast_gelu(x)
 
 
 class Elu(Primitive):
     """``Elu(alpha=1.0)(x)``."""
 
-    def __init__(self, alpha=1.0):
+    def __init__(self, alpha: Tensor | float = 1.0) -> None:
         super().__init__()
         self.alpha = alpha
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _elu(x, self.alpha)
 
 
 class HSwish(Primitive):
     """``HSwish()(x)``: x * relu6(x + 3) / 6."""
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _hswish(x)
 
 
 class HSigmoid(Primitive):
     """``HSigmoid()(x)``: relu6(x + 3) / 6."""
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _hsigmoid(x)
 
 
 class Softplus(Primitive):
     """``Softplus()(x)``: log(1 + exp(x))."""
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _softplus(x)
 
 
 class Softmax(Primitive):
     """``Softmax(axis=-1)(x)``."""
 
-    def __init__(self, axis=-1):
+    def __init__(self, axis: int = -1) -> None:
         super().__init__()
         self.axis = axis[0] if isinstance(axis, (tuple, list)) and len(axis) == 1 else axis
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _nn().softmax(x, self.axis)
 
 
 class LogSoftmax(Softmax):
     """``LogSoftmax(axis=-1)(x)``."""
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _nn().log_softmax(x, self.axis)
 
 
@@ -153,15 +156,16 @@ class Conv2D(Primitive):
     """``Conv2D(out_channel, kernel_size, mode=1, pad_mode='valid', pad=0, stride=1, dilation=1, group=1,
     data_format='NCHW')(x, weight)``."""
 
-    def __init__(self, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1, dilation=1, group=1,
-                 data_format="NCHW"):
+    def __init__(self, out_channel: int, kernel_size: int | tuple[int, ...], mode: int = 1, pad_mode: str = "valid",
+                 pad: int | tuple[int, ...] = 0, stride: int | tuple[int, ...] = 1, dilation: int | tuple[int, ...] = 1,
+                 group: int = 1, data_format: str = "NCHW") -> None:
         super().__init__()
         self.out_channel, self.kernel_size = out_channel, _spatial(kernel_size, "Conv2D", "kernel_size")
         self.pad_mode, self.pad = pad_mode.lower(), pad
         self.stride, self.dilation = _spatial(stride, "Conv2D", "stride"), _spatial(dilation, "Conv2D", "dilation")
         self.group, self.data_format = group, data_format
 
-    def __call__(self, x, weight):
+    def __call__(self, x: Tensor, weight: Tensor) -> Tensor:
         w = unwrap(weight)
         check(jnp.shape(w)[0] == self.out_channel and tuple(jnp.shape(w)[2:]) == self.kernel_size, "Conv2D",
               f"the weight must have shape ({self.out_channel}, C_in/group, {self.kernel_size[0]}, "
@@ -175,7 +179,8 @@ class MaxPool(Primitive):
 
     _fn = "max_pool2d"
 
-    def __init__(self, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
+    def __init__(self, kernel_size: int | tuple[int, ...] = 1, strides: int | tuple[int, ...] = 1,
+                 pad_mode: str = "valid", data_format: str = "NCHW") -> None:
         super().__init__()
         self.kernel_size = _spatial(kernel_size, type(self).__name__, "kernel_size")
         self.strides = _spatial(strides, type(self).__name__, "strides")
@@ -184,7 +189,7 @@ class MaxPool(Primitive):
               f"'pad_mode' must be 'valid' or 'same', but got {pad_mode!r}.")
         self.data_format = data_format
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return getattr(_nn(), self._fn)(x, self.kernel_size, self.strides, 0, pad_mode=self.pad_mode,
                                         data_format=self.data_format)
 
@@ -205,11 +210,11 @@ def _bias_add(x, bias, channel_axis):
 class BiasAdd(Primitive):
     """``BiasAdd(data_format='NCHW')(x, bias)``: add ``bias`` along the channel axis."""
 
-    def __init__(self, data_format="NCHW"):
+    def __init__(self, data_format: str = "NCHW") -> None:
         super().__init__()
         self.data_format = data_format
 
-    def __call__(self, input_x, bias):
+    def __call__(self, input_x: Tensor, bias: Tensor) -> Tensor:
         return _bias_add(input_x, bias, -1 if self.data_format in ("NHWC", "NWC") else 1)
 
 
@@ -227,11 +232,13 @@ class BatchNorm(Primitive):
     Parameters are updated with ``momentum`` (the update factor).
     """
 
-    def __init__(self, is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW"):
+    def __init__(self, is_training: bool = False, epsilon: float = 1e-5, momentum: float = 0.1,
+                 data_format: str = "NCHW") -> None:
         super().__init__()
         self.is_training, self.epsilon, self.momentum = is_training, epsilon, momentum
 
-    def __call__(self, input_x, scale, bias, mean, variance):
+    def __call__(self, input_x: Tensor, scale: Tensor, bias: Tensor, mean: Tensor,
+                 variance: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
         y = _nn().batch_norm(input_x, mean, variance, scale, bias, self.is_training, self.momentum, self.epsilon)
         if self.is_training:
             bm, bv = _batch_stats(input_x)
@@ -255,22 +262,22 @@ def _layer_norm(x, gamma, beta, begin_norm_axis, begin_params_axis, eps):
 class LayerNorm(Primitive):
     """``LayerNorm(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7)(x, gamma, beta)`` -> (y, mean, var)."""
 
-    def __init__(self, begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7):
+    def __init__(self, begin_norm_axis: int = 1, begin_params_axis: int = 1, epsilon: float = 1e-7) -> None:
         super().__init__()
         self.begin_norm_axis, self.begin_params_axis, self.epsilon = begin_norm_axis, begin_params_axis, epsilon
 
-    def __call__(self, input_x, gamma, beta):
+    def __call__(self, input_x: Tensor, gamma: Tensor, beta: Tensor | float) -> Tensor:
         return _layer_norm(input_x, gamma, beta, self.begin_norm_axis, self.begin_params_axis, self.epsilon)
 
 
 class L2Normalize(Primitive):
     """``L2Normalize(axis=0, epsilon=1e-4)(x)``."""
 
-    def __init__(self, axis=0, epsilon=1e-4):
+    def __init__(self, axis: int | tuple[int, ...] = 0, epsilon: float = 1e-4) -> None:
         super().__init__()
         self.axis, self.epsilon = axis[0] if isinstance(axis, (tuple, list)) else axis, epsilon
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         from ._linalg import l2_normalize
         return l2_normalize(x, self.axis, self.epsilon)
 
@@ -284,12 +291,12 @@ def _dropout(x, keep_prob, key):
 class Dropout(Primitive):
     """``Dropout(keep_prob=0.5)(x)`` -> ``(output, mask)``; always drops (use ``ops.dropout`` for train/eval)."""
 
-    def __init__(self, keep_prob=0.5, Seed0=0, Seed1=0):
+    def __init__(self, keep_prob: float = 0.5, Seed0: int = 0, Seed1: int = 0) -> None:
         super().__init__()
         check(0 < keep_prob <= 1, "Dropout", f"'keep_prob' must be in (0, 1], but got {keep_prob}.")
         self.keep_prob = keep_prob
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return _dropout(x, self.keep_prob, _seed.next_key())
 
 
@@ -304,7 +311,7 @@ def _softmax_ce(logits, labels):
 class SoftmaxCrossEntropyWithLogits(Primitive):
     """``SoftmaxCrossEntropyWithLogits()(logits, labels)`` -> ``(loss per sample, dlogits)``."""
 
-    def __call__(self, logits, labels):
+    def __call__(self, logits: Tensor, labels: Tensor) -> Tensor:
         return _softmax_ce(logits, labels)
 
 
@@ -322,27 +329,27 @@ def _sparse_softmax_ce(logits, labels, is_grad):
 class SparseSoftmaxCrossEntropyWithLogits(Primitive):
     """``SparseSoftmaxCrossEntropyWithLogits(is_grad=False)(logits, labels)`` -> mean loss (or its gradient)."""
 
-    def __init__(self, is_grad=False):
+    def __init__(self, is_grad: bool = False) -> None:
         super().__init__()
         self.is_grad = is_grad
 
-    def __call__(self, logits, labels):
+    def __call__(self, logits: Tensor, labels: Tensor) -> Tensor:
         return _sparse_softmax_ce(logits, labels, self.is_grad)
 
 
 class SigmoidCrossEntropyWithLogits(Primitive):
     """``SigmoidCrossEntropyWithLogits()(logits, label)``: the elementwise loss."""
 
-    def __call__(self, logits, label):
+    def __call__(self, logits: Tensor, label: Tensor) -> Tensor:
         return _nn().binary_cross_entropy_with_logits(logits, label, None, None, "none")
 
 
 class BinaryCrossEntropy(Primitive):
     """``BinaryCrossEntropy(reduction='mean')(logits, labels, weight=None)`` on probabilities."""
 
-    def __init__(self, reduction="mean"):
+    def __init__(self, reduction: str = "mean") -> None:
         super().__init__()
         self.reduction = reduction
 
-    def __call__(self, logits, labels, weight=None):
+    def __call__(self, logits: Tensor, labels: Tensor, weight: Tensor | None = None) -> Tensor:
         return _nn().binary_cross_entropy(logits, labels, weight, self.reduction)

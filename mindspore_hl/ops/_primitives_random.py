@@ -4,6 +4,9 @@ A Primitive built with a non-zero ``seed``/``seed2`` owns a key stream (two inst
 same sequence, and each call advances it); with the default zero seeds it draws from the global stream that
 ``ms.set_seed`` seeds. The sampling itself is shared with the functional forms in ``_random_more``.
 """
+
+from __future__ import annotations
+
 import inspect
 
 import jax
@@ -12,7 +15,7 @@ import numpy as np
 
 from ..common import dtype as mstype
 from ..common import seed as _seed
-from ..common.tensor import wrap
+from ..common.tensor import Tensor, wrap
 from . import _random_more as _rm
 from ._core import check, unwrap
 from ._primitives import Primitive
@@ -54,7 +57,7 @@ class Bernoulli(_Seeded):
 
     _args = (("seed", -1), ("offset", 0))
 
-    def __call__(self, x, p):
+    def __call__(self, x: Tensor, p: float) -> Tensor:
         xv = jnp.asarray(unwrap(x))
         return wrap(jax.random.bernoulli(self._key(), _rm._float(p), xv.shape).astype(xv.dtype))
 
@@ -64,7 +67,7 @@ class Cauchy(_Seeded):
 
     _args = (("size", _E), ("median", 0.0), ("sigma", 1.0))
 
-    def __call__(self):
+    def __call__(self) -> Tensor:
         shape = _rm._shape("Cauchy", self.size)
         return wrap(self.median + self.sigma * jax.random.cauchy(self._key(), shape, jnp.float32))
 
@@ -72,14 +75,14 @@ class Cauchy(_Seeded):
 class Gamma(_Seeded):
     """``Gamma(seed=0, seed2=0)(shape, alpha, beta)``: see ``ops.gamma``."""
 
-    def __call__(self, shape, alpha, beta):
+    def __call__(self, shape: tuple[int, ...], alpha: Tensor | float, beta: Tensor | float) -> Tensor:
         return _rm._gamma(self._key(), shape, alpha, beta)
 
 
 class Poisson(_Seeded):
     """``Poisson(seed=0, seed2=0)(shape, mean)``: Int32 samples, see ``ops.poisson``."""
 
-    def __call__(self, shape, mean):
+    def __call__(self, shape: tuple[int, ...], mean: Tensor) -> Tensor:
         m = _rm._float(mean)
         out = jnp.broadcast_shapes(_rm._shape("Poisson", shape), m.shape)
         return wrap(jax.random.poisson(self._key(), jnp.broadcast_to(m, out), out).astype(jnp.int32))
@@ -90,7 +93,7 @@ class Multinomial(_Seeded):
 
     _args = (("seed", 0), ("seed2", 0), ("dtype", mstype.int32))
 
-    def __call__(self, x, num_sample):
+    def __call__(self, x: Tensor, num_sample: int) -> Tensor:
         p = _rm._float(x)
         check(p.ndim in (1, 2), "Multinomial", f"'x' must be 1-D or 2-D, but got shape {list(p.shape)}.")
         n = int(np.asarray(unwrap(num_sample)))
@@ -103,7 +106,7 @@ class MultinomialWithReplacement(_Seeded):
 
     _args = (("numsamples", _E), ("replacement", False))
 
-    def __call__(self, x, seed, offset):
+    def __call__(self, x: Tensor, seed: int, offset: int) -> Tensor:
         return _rm.multinomial_with_replacement(x, seed, offset, self.numsamples, self.replacement)
 
 
@@ -112,7 +115,7 @@ class RandomCategorical(_Seeded):
 
     _args = (("dtype", mstype.int64),)
 
-    def __call__(self, logits, num_sample, seed=0):
+    def __call__(self, logits: Tensor, num_sample: int, seed: int = 0) -> Tensor:
         return _rm.random_categorical(logits, num_sample, seed, self.dtype)
 
 
@@ -121,14 +124,14 @@ class RandomChoiceWithMask(_Seeded):
 
     _args = (("count", 256), ("seed", 0), ("seed2", 0))
 
-    def __call__(self, input_x):
+    def __call__(self, input_x: Tensor) -> Tensor:
         return _rm._choice_with_mask(self._key(), input_x, self.count)
 
 
 class RandomGamma(_Seeded):
     """``RandomGamma(seed=0, seed2=0)(shape, alpha)``: see ``ops.random_gamma``."""
 
-    def __call__(self, shape, alpha):
+    def __call__(self, shape: tuple[int, ...], alpha: Tensor | float) -> Tensor:
         return _rm._random_gamma(self._key(), shape, alpha)
 
 
@@ -137,14 +140,14 @@ class RandomPoisson(_Seeded):
 
     _args = (("seed", 0), ("seed2", 0), ("dtype", mstype.int64))
 
-    def __call__(self, shape, rate):
+    def __call__(self, shape: tuple[int, ...], rate: float) -> Tensor:
         return _rm._random_poisson(self._key(), shape, rate, self.dtype)
 
 
 class RandomShuffle(_Seeded):
     """``RandomShuffle(seed=0, seed2=0)(x)``: ``x`` with its first axis randomly permuted."""
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return wrap(jax.random.permutation(self._key(), jnp.asarray(unwrap(x)), axis=0))
 
 
@@ -154,7 +157,7 @@ class Randperm(_Seeded):
 
     _args = (("max_length", 1), ("pad", -1), ("dtype", mstype.int32))
 
-    def __call__(self, n):
+    def __call__(self, n: int) -> Tensor:
         k = int(np.asarray(unwrap(n)).reshape(-1)[0])
         check(0 <= k <= self.max_length, "Randperm", f"'n' must be in [0, max_length={self.max_length}], but got {k}.")
         perm = jax.random.permutation(self._key(), k)
@@ -166,7 +169,7 @@ class RandpermV2(_Seeded):
 
     _args = (("seed", 0), ("offset", 0), ("dtype", mstype.int64))
 
-    def __call__(self, n):
+    def __call__(self, n: int) -> Tensor:
         k = int(np.asarray(unwrap(n)).reshape(-1)[0])
         return wrap(jax.random.permutation(self._key(), k).astype(_rm._np(self.dtype)))
 
@@ -174,7 +177,7 @@ class RandpermV2(_Seeded):
 class StandardLaplace(_Seeded):
     """``StandardLaplace(seed=0, seed2=0)(shape)``: Float32 Laplace(0, 1) samples."""
 
-    def __call__(self, shape):
+    def __call__(self, shape: tuple[int, ...]) -> Tensor:
         return wrap(jax.random.laplace(self._key(), _rm._shape("StandardLaplace", shape), jnp.float32))
 
 
@@ -183,7 +186,7 @@ class TruncatedNormal(_Seeded):
 
     _args = (("dtype", mstype.float32), ("seed", 0), ("seed2", 0))
 
-    def __call__(self, shape):
+    def __call__(self, shape: tuple[int, ...]) -> Tensor:
         dt = _rm._np(self.dtype)
         return wrap(jax.random.truncated_normal(self._key(), -2.0, 2.0, _rm._shape("TruncatedNormal", shape), dt))
 
@@ -192,7 +195,8 @@ class ParameterizedTruncatedNormal(_Seeded):
     """``ParameterizedTruncatedNormal(seed=0, seed2=0)(shape, mean, stdevs, min, max)``: per batch row ``b`` (the
     first dimension), N(mean[b], stdevs[b]) samples truncated to [min[b], max[b]]."""
 
-    def __call__(self, shape, mean, stdevs, min, max):
+    def __call__(self, shape: tuple[int, ...], mean: Tensor, stdevs: Tensor, min: Tensor | float,
+                 max: Tensor | float) -> Tensor:
         s = _rm._shape("ParameterizedTruncatedNormal", shape)
         m, sd, lo, hi = (_rm._float(v).reshape(-1) for v in (mean, stdevs, min, max))
         check(len(s) >= 1, "ParameterizedTruncatedNormal", "'shape' must have a batch dimension.")
@@ -210,7 +214,7 @@ class LogNormalReverse(_Seeded):
 
     _args = (("mean", 1.0), ("std", 2.0))
 
-    def __call__(self, input):
+    def __call__(self, input: Tensor) -> Tensor:
         x = jnp.asarray(unwrap(input))
         z = jax.random.normal(self._key(), x.shape, jnp.float32)
         return wrap(jnp.exp(self.mean + self.std * z).astype(x.dtype))
@@ -221,7 +225,7 @@ class NonDeterministicInts(_Seeded):
 
     _args = (("dtype", mstype.int64),)
 
-    def __call__(self, shape):
+    def __call__(self, shape: tuple[int, ...]) -> Tensor:
         dt = np.dtype(_rm._np(self.dtype))
         check(dt in (np.int32, np.int64), "NonDeterministicInts", f"'dtype' must be int32 or int64, but got {dt}.")
         bits = jax.random.bits(self._key(), _rm._shape("NonDeterministicInts", shape),
@@ -235,7 +239,7 @@ class UniformCandidateSampler(_Seeded):
     _args = (("num_true", _E), ("num_sampled", _E), ("unique", _E), ("range_max", _E), ("seed", 0),
              ("remove_accidental_hits", False))
 
-    def __call__(self, true_classes):
+    def __call__(self, true_classes: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         return _rm.uniform_candidate_sampler(true_classes, self.num_true, self.num_sampled, self.unique,
                                          self.range_max, self.seed, self.remove_accidental_hits)
 
@@ -245,6 +249,6 @@ class LogUniformCandidateSampler(_Seeded):
 
     _args = (("num_true", 1), ("num_sampled", 5), ("unique", True), ("range_max", 5), ("seed", 0))
 
-    def __call__(self, true_classes):
+    def __call__(self, true_classes: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         return _rm.log_uniform_candidate_sampler(true_classes, self.num_true, self.num_sampled, self.unique,
                                              self.range_max, self.seed)

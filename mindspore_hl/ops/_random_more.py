@@ -10,15 +10,23 @@ with the same seeds draw the same sequence, and each call advances it (the Primi
 >>> ms.ops.standard_laplace((2, 3), seed=1).shape
 (2, 3)
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from ..common import dtype as mstype
 from ..common import seed as _seed
-from ..common.tensor import wrap
+from ..common.tensor import Tensor, wrap
 from ._core import check, unwrap
 from ._registry import lookup
+
+if TYPE_CHECKING:  # the top-level package imports ops: a runtime import would be circular
+    from .._toplevel_misc import Generator
 
 __all__ = ["gamma", "poisson", "random_gamma", "random_poisson", "random_categorical", "multinomial_with_replacement",
            "standard_laplace", "standard_normal", "laplace", "uniform_candidate_sampler",
@@ -54,12 +62,12 @@ def _gamma(key, shape, alpha, beta):
     return wrap((jax.random.gamma(key, jnp.broadcast_to(a, out), out, a.dtype) * b).astype(a.dtype))
 
 
-def gamma(shape, alpha, beta, seed=None):
+def gamma(shape: tuple[int, ...], alpha: Tensor | float, beta: Tensor | float, seed: int | None = None) -> Tensor:
     """Gamma(alpha) samples times the scale ``beta``, of the broadcast shape of ``shape``, ``alpha`` and ``beta``."""
     return _gamma(_key(seed), shape, alpha, beta)
 
 
-def poisson(shape, mean, seed=None):
+def poisson(shape: tuple[int, ...], mean: Tensor, seed: int | None = None) -> Tensor:
     """Int32 Poisson(mean) samples of the broadcast shape of ``shape`` and ``mean``."""
     m = _float(mean)
     out = jnp.broadcast_shapes(_shape("poisson", shape), m.shape)
@@ -72,7 +80,7 @@ def _random_gamma(key, shape, alpha):
     return wrap(jax.random.gamma(key, jnp.broadcast_to(a, out), out, a.dtype))
 
 
-def random_gamma(shape, alpha, seed=None):
+def random_gamma(shape: tuple[int, ...], alpha: Tensor | float, seed: int | None = None) -> Tensor:
     """Gamma(alpha) samples of shape ``shape + alpha.shape`` (unit scale)."""
     return _random_gamma(_key(seed), shape, alpha)
 
@@ -83,12 +91,13 @@ def _random_poisson(key, shape, rate, dtype):
     return wrap(jax.random.poisson(key, jnp.broadcast_to(r, out), out).astype(_np(dtype)))
 
 
-def random_poisson(shape, rate, seed=None, dtype=mstype.float32):
+def random_poisson(shape: tuple[int, ...], rate: float, seed: int | None = None,
+                   dtype: mstype.Type = mstype.float32) -> Tensor:
     """Poisson(rate) samples of shape ``shape + rate.shape`` in ``dtype``."""
     return _random_poisson(_key(seed), shape, rate, dtype)
 
 
-def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
+def random_categorical(logits: Tensor, num_sample: int, seed: int = 0, dtype: mstype.Type = mstype.int64) -> Tensor:
     """``num_sample`` category indices per row of the 2-D unnormalised log-probabilities ``logits``."""
     lg = _float(logits)
     check(lg.ndim == 2, "random_categorical", f"'logits' must be 2-D, but got shape {list(lg.shape)}.")
@@ -96,23 +105,24 @@ def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
     return wrap(out.T.astype(_np(dtype)))
 
 
-def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False):
+def multinomial_with_replacement(x: Tensor, seed: int, offset: int, numsamples: int,
+                                 replacement: bool = False) -> Tensor:
     """``numsamples`` Int64 category indices per row of the probabilities ``x`` (with or without replacement)."""
     s, o = int(np.asarray(unwrap(seed))), int(np.asarray(unwrap(offset)))
     return lookup("multinomial")(x, numsamples, replacement, seed=s + o if s or o else None)
 
 
-def standard_laplace(shape, seed=None):
+def standard_laplace(shape: tuple[int, ...], seed: int | None = None) -> Tensor:
     """Float32 Laplace(0, 1) samples."""
     return wrap(jax.random.laplace(_key(seed), _shape("standard_laplace", shape), jnp.float32))
 
 
-def standard_normal(shape, seed=None):
+def standard_normal(shape: tuple[int, ...], seed: int | None = None) -> Tensor:
     """Float32 N(0, 1) samples."""
     return wrap(jax.random.normal(_key(seed), _shape("standard_normal", shape), jnp.float32))
 
 
-def laplace(shape, mean, lambda_param, seed=None):
+def laplace(shape: tuple[int, ...], mean: Tensor, lambda_param: float, seed: int | None = None) -> Tensor:
     """Laplace(mean, lambda_param) samples of the broadcast shape of ``shape``, ``mean`` and ``lambda_param``."""
     m, b = _float(mean), _float(lambda_param)
     out = jnp.broadcast_shapes(_shape("laplace", shape), m.shape, b.shape)
@@ -142,20 +152,21 @@ def _candidates(name, true_classes, num_true, num_sampled, unique, range_max, se
     return wrap(sampled.astype(jnp.int64)), wrap(true_exp), wrap(expect(probs[sampled]).astype(jnp.float32))
 
 
-def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=0,
-                              remove_accidental_hits=False):
+def uniform_candidate_sampler(true_classes: Tensor, num_true: int, num_sampled: int, unique: bool, range_max: int,
+                              seed: int = 0, remove_accidental_hits: bool = False) -> tuple[Tensor, Tensor, Tensor]:
     """(sampled candidates, expected counts of the true classes, expected counts of the samples), uniform."""
     return _candidates("uniform_candidate_sampler", true_classes, num_true, num_sampled, unique, range_max, seed,
                        False)
 
 
-def log_uniform_candidate_sampler(true_classes, num_true=1, num_sampled=5, unique=True, range_max=5, seed=0):
+def log_uniform_candidate_sampler(true_classes: Tensor, num_true: int = 1, num_sampled: int = 5, unique: bool = True,
+                                  range_max: int = 5, seed: int = 0) -> tuple[Tensor, Tensor, Tensor]:
     """(sampled candidates, expected counts of the true classes, expected counts of the samples), log-uniform."""
     return _candidates("log_uniform_candidate_sampler", true_classes, num_true, num_sampled, unique, range_max,
                        seed, True)
 
 
-def choice_with_mask(input_x, count=256, seed=None):
+def choice_with_mask(input_x: Tensor, count: int = 256, seed: int | None = None) -> tuple[Tensor, Tensor]:
     """(Int32 indices of ``count`` randomly chosen True elements of the bool ``input_x``, padded with 0, and a bool
     mask of which rows are real)."""
     return _choice_with_mask(_key(seed), input_x, count)
@@ -175,7 +186,7 @@ def _choice_with_mask(key, input_x, count):
     return wrap(jnp.where(mask[:, None], idx, 0).astype(jnp.int32)), wrap(mask)
 
 
-def bernoulli_ext(input, *, generator=None):
+def bernoulli_ext(input: Tensor, *, generator: Generator | None = None) -> Tensor:
     """0/1 samples with the probabilities in ``input``, in its shape and dtype."""
     p = _float(input)
     key = _key(None) if generator is None else generator.next_key()

@@ -1,8 +1,12 @@
 """Reductions, scans, sorting and selection (``ops.sum``, ``ops.mean``, ``ops.argmax``, ``ops.topk`` ...)."""
+
+from __future__ import annotations
+
 import jax
 import jax.numpy as jnp
 
 from ..common import dtype as mstype
+from ..common.tensor import Tensor
 from ._core import check, op
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "std", "var", "std_mean",
@@ -33,7 +37,8 @@ def _float(x):
 
 
 @op("sum")
-def sum(input, dim=None, keepdim=False, *, dtype=None):
+def sum(input: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False, *,
+        dtype: mstype.Type | None = None) -> Tensor:
     """Sum over ``dim`` (None: all); Bool inputs sum to Int64."""
     dt = _dt(dtype)
     if dt is None and input.dtype == jnp.bool_:
@@ -42,12 +47,13 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
 
 
 @op("nansum")
-def nansum(input, axis=None, keepdims=False, *, dtype=None):
+def nansum(input: Tensor, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, *,
+           dtype: mstype.Type | None = None) -> Tensor:
     return jnp.nansum(input, _axis("nansum", axis, input.ndim), dtype=_dt(dtype), keepdims=keepdims)
 
 
 @op("mean")
-def mean(x, axis=None, keep_dims=False):
+def mean(x: Tensor, axis: int | tuple[int, ...] | None = None, keep_dims: bool = False) -> Tensor:
     """Mean over ``axis`` (None or (): all). Integer inputs keep their dtype (truncated toward 0, as MindSpore)."""
     out = jnp.mean(_float(x), _axis("mean", axis, x.ndim), keepdims=keep_dims)
     if jnp.issubdtype(x.dtype, jnp.integer):
@@ -56,7 +62,8 @@ def mean(x, axis=None, keep_dims=False):
 
 
 @op("prod")
-def prod(input, axis=None, keep_dims=False, dtype=None):
+def prod(input: Tensor, axis: int | tuple[int, ...] | None = None, keep_dims: bool = False,
+         dtype: mstype.Type | None = None) -> Tensor:
     return jnp.prod(input, _axis("prod", axis, input.ndim), dtype=_dt(dtype), keepdims=keep_dims)
 
 
@@ -72,91 +79,97 @@ def _extreme(name, reduce_fn, arg_fn, input, axis, keepdims, initial, where):
 
 
 @op("max")
-def max(input, axis=None, keepdims=False, *, initial=None, where=None):
+def max(input: Tensor, axis: int | None = None, keepdims: bool = False, *,
+        initial: float | None = None, where: Tensor | None = None) -> tuple[Tensor, Tensor]:
     """(maximum values, their Int64 indices) along ``axis`` (None: over all elements, index 0 as MindSpore)."""
     return _extreme("max", jnp.max, jnp.argmax, input, axis, keepdims, initial, where)
 
 
 @op("min")
-def min(input, axis=None, keepdims=False, *, initial=None, where=None):
+def min(input: Tensor, axis: int | None = None, keepdims: bool = False, *,
+        initial: float | None = None, where: Tensor | None = None) -> tuple[Tensor, Tensor]:
     """(minimum values, their Int64 indices) along ``axis`` (None: over all elements, index 0 as MindSpore)."""
     return _extreme("min", jnp.min, jnp.argmin, input, axis, keepdims, initial, where)
 
 
 @op("amax")
-def amax(input, axis=None, keepdims=False, *, initial=None, where=None):
+def amax(input: Tensor, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, *,
+         initial: float | None = None, where: Tensor | None = None) -> Tensor:
     kw = {} if where is None else {"where": where}
     return jnp.max(input, _axis("amax", axis, input.ndim), keepdims=keepdims, initial=initial, **kw)
 
 
 @op("amin")
-def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
+def amin(input: Tensor, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, *,
+         initial: float | None = None, where: Tensor | None = None) -> Tensor:
     kw = {} if where is None else {"where": where}
     return jnp.min(input, _axis("amin", axis, input.ndim), keepdims=keepdims, initial=initial, **kw)
 
 
 @op("argmax")
-def argmax(input, dim=None, keepdim=False):
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index (Int64) of the maximum along ``dim`` (None: into the flattened input)."""
     _axis("argmax", dim, input.ndim)
     return jnp.argmax(input, dim, keepdims=keepdim).astype(jnp.int64)
 
 
 @op("argmin")
-def argmin(input, axis=None, keepdims=False):
+def argmin(input: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
     """Index (Int32, as in MindSpore) of the minimum along ``axis`` (None: into the flattened input)."""
     _axis("argmin", axis, input.ndim)
     return jnp.argmin(input, axis, keepdims=keepdims).astype(jnp.int32)
 
 
 @op("std")
-def std(input, axis=None, ddof=0, keepdims=False):
+def std(input: Tensor, axis: int | tuple[int, ...] | None = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
     return jnp.std(_float(input), _axis("std", axis, input.ndim), ddof=ddof, keepdims=keepdims)
 
 
 @op("var")
-def var(input, axis=None, ddof=0, keepdims=False):
+def var(input: Tensor, axis: int | tuple[int, ...] | None = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
     return jnp.var(_float(input), _axis("var", axis, input.ndim), ddof=ddof, keepdims=keepdims)
 
 
 @op("std_mean")
-def std_mean(input, axis=None, ddof=0, keepdims=False):
+def std_mean(input: Tensor, axis: int | tuple[int, ...] | None = None, ddof: int = 0,
+             keepdims: bool = False) -> tuple[Tensor, Tensor]:
     """(std, mean) over ``axis``."""
     x, ax = _float(input), _axis("std_mean", axis, input.ndim)
     return jnp.std(x, ax, ddof=ddof, keepdims=keepdims), jnp.mean(x, ax, keepdims=keepdims)
 
 
 @op("var_mean")
-def var_mean(input, axis=None, ddof=0, keepdims=False):
+def var_mean(input: Tensor, axis: int | tuple[int, ...] | None = None, ddof: int = 0,
+             keepdims: bool = False) -> tuple[Tensor, Tensor]:
     """(var, mean) over ``axis``."""
     x, ax = _float(input), _axis("var_mean", axis, input.ndim)
     return jnp.var(x, ax, ddof=ddof, keepdims=keepdims), jnp.mean(x, ax, keepdims=keepdims)
 
 
 @op("all")
-def all(input, axis=None, keep_dims=False):
+def all(input: Tensor, axis: int | tuple[int, ...] | None = None, keep_dims: bool = False) -> Tensor:
     return jnp.all(input, _axis("all", axis, input.ndim), keepdims=keep_dims)
 
 
 @op("any")
-def any(input, axis=None, keep_dims=False):
+def any(input: Tensor, axis: int | tuple[int, ...] | None = None, keep_dims: bool = False) -> Tensor:
     return jnp.any(input, _axis("any", axis, input.ndim), keepdims=keep_dims)
 
 
 @op("logsumexp")
-def logsumexp(input, dim, keepdim=False):
+def logsumexp(input: Tensor, dim: int | tuple[int, ...], keepdim: bool = False) -> Tensor:
     """log(sum(exp(input), dim)), computed stably."""
     return jax.nn.logsumexp(_float(input), _axis("logsumexp", dim, input.ndim), keepdims=keepdim)
 
 
 @op("cumsum")
-def cumsum(x, axis, dtype=None):
+def cumsum(x: Tensor, axis: int, dtype: mstype.Type | None = None) -> Tensor:
     _axis("cumsum", axis, x.ndim)
     return jnp.cumsum(x, axis, dtype=_dt(dtype))
 
 
 @op("cumprod")
-def cumprod(input, dim, dtype=None):
+def cumprod(input: Tensor, dim: int, dtype: mstype.Type | None = None) -> Tensor:
     _axis("cumprod", dim, input.ndim)
     return jnp.cumprod(input, dim, dtype=_dt(dtype))
 
@@ -178,21 +191,22 @@ def _cum_extreme(input, axis, better, index_dtype):
 
 
 @op("cummax")
-def cummax(input, axis):
+def cummax(input: Tensor, axis: int) -> tuple[Tensor, Tensor]:
     """(running maximum, its indices) along ``axis``."""
     _axis("cummax", axis, input.ndim)
     return _cum_extreme(input, axis, jnp.greater, jnp.int64)
 
 
 @op("cummin")
-def cummin(input, axis):
+def cummin(input: Tensor, axis: int) -> tuple[Tensor, Tensor]:
     """(running minimum, its Int32 indices (MindSpore's dtype, unlike cummax's Int64)) along ``axis``."""
     _axis("cummin", axis, input.ndim)
     return _cum_extreme(input, axis, jnp.less, jnp.int32)
 
 
 @op("topk")
-def topk(input, k, dim=None, largest=True, sorted=True):
+def topk(input: Tensor, k: int, dim: int | None = None, largest: bool = True,
+         sorted: bool = True) -> tuple[Tensor, Tensor]:
     """(the k largest (or smallest) values along ``dim`` (default last), their Int32 indices)."""
     dim = -1 if dim is None else dim
     _axis("topk", dim, input.ndim)
@@ -205,7 +219,7 @@ def topk(input, k, dim=None, largest=True, sorted=True):
 
 
 @op("sort")
-def sort(input_x, axis=-1, descending=False):
+def sort(input_x: Tensor, axis: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
     """(sorted values, Int32 indices) along ``axis``; stable."""
     _axis("sort", axis, input_x.ndim)
     idx = jnp.argsort(input_x, axis=axis, stable=True, descending=descending)
@@ -213,19 +227,20 @@ def sort(input_x, axis=-1, descending=False):
 
 
 @op("argsort")
-def argsort(input, axis=-1, descending=False):
+def argsort(input: Tensor, axis: int = -1, descending: bool = False) -> Tensor:
     """Int32 indices that sort ``input`` along ``axis``; stable."""
     _axis("argsort", axis, input.ndim)
     return jnp.argsort(input, axis=axis, stable=True, descending=descending).astype(jnp.int32)
 
 
 @op("count_nonzero")
-def count_nonzero(x, axis=(), keep_dims=False, dtype=mstype.int32):
+def count_nonzero(x: Tensor, axis: int | tuple[int, ...] = (), keep_dims: bool = False,
+                  dtype: mstype.Type = mstype.int32) -> Tensor:
     return jnp.sum(x != 0, _axis("count_nonzero", axis, x.ndim), keepdims=keep_dims).astype(_dt(dtype))
 
 
 @op("median")
-def median(input, axis=-1, keepdims=False):
+def median(input: Tensor, axis: int = -1, keepdims: bool = False) -> tuple[Tensor, Tensor]:
     """(lower median along ``axis``, its index)."""
     _axis("median", axis, input.ndim)
     n = input.shape[axis]

@@ -1,5 +1,9 @@
 """More reductions and scans: NaN-aware means, quantiles, histograms, ``reduce_*`` aliases, norms of rows."""
+
+from __future__ import annotations
+
 import builtins
+from typing import Sequence
 
 import jax
 import jax.numpy as jnp
@@ -15,42 +19,43 @@ __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "aminmax", "
            "logspace", "hann_window", "hamming_window", "bartlett_window", "blackman_window", "kaiser_window", "cov"]
 
 
-def reduce_sum(x, axis=()):
+def reduce_sum(x: Tensor, axis: int | tuple[int, ...] = ()) -> Tensor:
     """Sum over ``axis`` (() : all)."""
     return sum(x, axis if axis != () else None)
 
 
-def reduce_mean(x, axis=()):
+def reduce_mean(x: Tensor, axis: int | tuple[int, ...] = ()) -> Tensor:
     """Mean over ``axis`` (() : all)."""
     return mean(x, axis)
 
 
-def reduce_max(x, axis=()):
+def reduce_max(x: Tensor, axis: int | tuple[int, ...] = ()) -> Tensor:
     """Maximum over ``axis`` (() : all)."""
     return max(x, axis if axis != () else None)[0]
 
 
-def reduce_min(x, axis=()):
+def reduce_min(x: Tensor, axis: int | tuple[int, ...] = ()) -> Tensor:
     """Minimum over ``axis`` (() : all)."""
     return min(x, axis if axis != () else None)[0]
 
 
 @op("aminmax")
-def aminmax(input, *, axis=0, keepdims=False):
+def aminmax(input: Tensor, *, axis: int = 0, keepdims: bool = False) -> tuple[Tensor, Tensor]:
     """(minimum, maximum) along ``axis`` (None: over all elements)."""
     ax = _axis("aminmax", axis, input.ndim)
     return jnp.min(input, ax, keepdims=keepdims), jnp.max(input, ax, keepdims=keepdims)
 
 
 @op("nanmean")
-def nanmean(input, axis=None, keepdims=False, *, dtype=None):
+def nanmean(input: Tensor, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, *,
+            dtype: mstype.Type | None = None) -> Tensor:
     """Mean over ``axis`` ignoring NaNs."""
     out = jnp.nanmean(_float(input), _axis("nanmean", axis, input.ndim), keepdims=keepdims)
     return out if dtype is None else out.astype(mstype.to_ms_dtype(dtype).to_numpy())
 
 
 @op("nanmedian")
-def nanmedian(input, axis=-1, keepdims=False):
+def nanmedian(input: Tensor, axis: int = -1, keepdims: bool = False) -> tuple[Tensor, Tensor]:
     """(lower median ignoring NaNs along ``axis``, its index)."""
     _axis("nanmedian", axis, input.ndim)
     n_valid = jnp.sum(~jnp.isnan(input), axis=axis, keepdims=True)
@@ -71,24 +76,24 @@ def _quantile(name, fn, input, q, axis, keepdims):
     return Tensor(fn(x, qa, axis=axis, keepdims=keepdims).astype(x.dtype))
 
 
-def quantile(input, q, axis=None, keepdims=False):
+def quantile(input: Tensor, q: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
     """The q-th quantiles (linear interpolation) along ``axis``."""
     return _quantile("quantile", jnp.quantile, input, q, axis, keepdims)
 
 
-def nanquantile(input, q, axis=None, keepdims=False):
+def nanquantile(input: Tensor, q: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
     """The q-th quantiles along ``axis``, ignoring NaNs."""
     return _quantile("nanquantile", jnp.nanquantile, input, q, axis, keepdims)
 
 
 @op("logcumsumexp")
-def logcumsumexp(input, axis):
+def logcumsumexp(input: Tensor, axis: int) -> Tensor:
     """log(cumsum(exp(input))) along ``axis``, computed stably."""
     _axis("logcumsumexp", axis, input.ndim)
     return jax.lax.cumlogsumexp(_float(input), axis=axis % input.ndim)
 
 
-def bincount(input, weights=None, minlength=0):
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     """Count (Float32, as MindSpore) of each non-negative integer value, weighted by ``weights``; eager only."""
     a = np.asarray(unwrap(input))
     check(a.ndim == 1 and np.issubdtype(a.dtype, np.integer), "bincount",
@@ -100,7 +105,7 @@ def bincount(input, weights=None, minlength=0):
 
 
 @op("histc")
-def histc(input, bins=100, min=0.0, max=0.0):
+def histc(input: Tensor, bins: int = 100, min: Tensor | float = 0.0, max: Tensor | float = 0.0) -> Tensor:
     """Histogram with ``bins`` equal bins in [min, max] (both 0: the data's range); values outside are ignored."""
     x = input.astype(jnp.float32) if not jnp.issubdtype(input.dtype, jnp.floating) else input
     lo, hi = jnp.asarray(min, x.dtype), jnp.asarray(max, x.dtype)
@@ -114,7 +119,7 @@ def histc(input, bins=100, min=0.0, max=0.0):
 
 
 @op("renorm")
-def renorm(input, p, axis, maxnorm):
+def renorm(input: Tensor, p: float, axis: int, maxnorm: float) -> Tensor:
     """Scale each slice along ``axis`` whose p-norm exceeds ``maxnorm`` down to ``maxnorm``."""
     others = tuple(i for i in range(input.ndim) if i != axis % input.ndim)
     norm = jnp.sum(jnp.abs(input) ** p, axis=others, keepdims=True) ** (1.0 / p)
@@ -122,7 +127,8 @@ def renorm(input, p, axis, maxnorm):
     return (input * scale).astype(input.dtype)
 
 
-def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
+def clip_by_norm(x: Tensor | Sequence[Tensor], max_norm: float, norm_type: float = 2.0,
+                 error_if_nonfinite: bool = False) -> Tensor | tuple[Tensor, ...]:
     """Scale ``x`` (a Tensor or a list/tuple of them) so its total ``norm_type`` norm is at most ``max_norm``."""
     many = isinstance(x, (list, tuple))
     arrays = [unwrap(t) for t in (x if many else [x])]
@@ -139,14 +145,14 @@ def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
 
 
 @op("cond")
-def cond(A, p=None):
+def cond(A: Tensor, p: float | None = None) -> Tensor:
     """The condition number of the matrix (or batch) ``A`` in norm ``p`` (None: 2-norm)."""
     check(A.ndim >= 2, "cond", f"'A' must be at least 2-D, but got shape {list(A.shape)}.")
     return jnp.linalg.cond(_float(A), p)
 
 
 @op("top_k")
-def top_k(input_x, k, sorted=True):
+def top_k(input_x: Tensor, k: int, sorted: bool = True) -> tuple[Tensor, Tensor]:
     """(the k largest values along the last axis, their Int32 indices)."""
     check(isinstance(k, int) and 0 <= k <= input_x.shape[-1], "top_k",
           f"'k' must be an int in [0, {input_x.shape[-1]}], but got {k!r}.")
@@ -158,7 +164,8 @@ def _np_dtype(dtype, default=mstype.float32):
     return mstype.to_ms_dtype(default if dtype is None else dtype).to_numpy()
 
 
-def logspace(start, end, steps, base=10, *, dtype=mstype.float32):
+def logspace(start: Tensor | float, end: Tensor | float, steps: int, base: float = 10, *,
+             dtype: mstype.Type = mstype.float32) -> Tensor:
     """``steps`` values base ** linspace(start, end) (Float32 by default)."""
     return Tensor(jnp.logspace(float(unwrap(start)), float(unwrap(end)), int(steps), base=base)
                   .astype(_np_dtype(dtype)))
@@ -175,34 +182,37 @@ def _window(name, fn, window_length, periodic, dtype, default=mstype.float64):
     return Tensor(jnp.asarray(w).astype(_np_dtype(dtype)))
 
 
-def hann_window(window_length, periodic=True, *, dtype=None):
+def hann_window(window_length: int, periodic: bool = True, *, dtype: mstype.Type | None = None) -> Tensor:
     """The Hann window (periodic by default)."""
     return _window("hann_window", jnp.hanning, window_length, periodic, dtype)
 
 
-def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None):
+def hamming_window(window_length: int, periodic: bool = True, alpha: Tensor | float = 0.54, beta: Tensor | float = 0.46,
+                   *, dtype: mstype.Type | None = None) -> Tensor:
     """The generalised Hamming window alpha - beta cos(2 pi n / (N - 1))."""
     def fn(n):
         return alpha - beta * jnp.cos(2 * jnp.pi * jnp.arange(n, dtype=jnp.float64) / builtins.max(n - 1, 1))
     return _window("hamming_window", fn, window_length, periodic, dtype, mstype.float32)
 
 
-def bartlett_window(window_length, periodic=True, *, dtype=None):
+def bartlett_window(window_length: int, periodic: bool = True, *, dtype: mstype.Type | None = None) -> Tensor:
     """The triangular (Bartlett) window."""
     return _window("bartlett_window", jnp.bartlett, window_length, periodic, dtype)
 
 
-def blackman_window(window_length, periodic=True, *, dtype=None):
+def blackman_window(window_length: int, periodic: bool = True, *, dtype: mstype.Type | None = None) -> Tensor:
     """The Blackman window."""
     return _window("blackman_window", jnp.blackman, window_length, periodic, dtype)
 
 
-def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None):
+def kaiser_window(window_length: int, periodic: bool = True, beta: Tensor | float = 12.0, *,
+                  dtype: mstype.Type | None = None) -> Tensor:
     """The Kaiser window with shape parameter ``beta``."""
     return _window("kaiser_window", lambda n: jnp.kaiser(n, beta), window_length, periodic, dtype)
 
 
 @op("cov")
-def cov(input, *, correction=1, fweights=None, aweights=None):
+def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
+        aweights: Tensor | None = None) -> Tensor:
     """Covariance of the rows (variables) of ``input`` over its columns (observations)."""
     return jnp.cov(_float(input), ddof=correction, fweights=fweights, aweights=aweights)

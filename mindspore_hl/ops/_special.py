@@ -5,6 +5,9 @@ Float64 and cast back: power series for small arguments, Hankel's asymptotic exp
 ``K`` the integral ``K_n(x) = int_0^inf exp(-x cosh t) cosh(n t) dt`` with the trapezoid rule (its integrand
 is even and analytic, so the rule converges exponentially).
 """
+
+from __future__ import annotations
+
 import functools
 import math
 
@@ -12,6 +15,7 @@ import jax
 import jax.numpy as jnp
 import jax.scipy.special as jss
 
+from ..common.tensor import Tensor
 from ._core import check, op
 
 __all__ = ["lgamma", "digamma", "polygamma", "igamma", "igammac", "zeta", "mvlgamma", "i0", "bessel_i0", "bessel_i0e",
@@ -43,13 +47,13 @@ def _unary(name, fn):
 
 
 @op("lgamma")
-def lgamma(input):
+def lgamma(input: Tensor) -> Tensor:
     """log|Gamma(input)|."""
     return _unary("lgamma", jss.gammaln)(input)
 
 
 @op("digamma")
-def digamma(input):
+def digamma(input: Tensor) -> Tensor:
     """The logarithmic derivative of Gamma."""
     _float("digamma", input, allow_int=False)
     out = _unary("digamma", jss.digamma)(input)
@@ -57,7 +61,7 @@ def digamma(input):
 
 
 @op("polygamma")
-def polygamma(n, input):
+def polygamma(n: int, input: Tensor) -> Tensor:
     """The ``n``-th derivative of digamma."""
     x = _float("polygamma", input)
     order = jnp.asarray(n)
@@ -73,28 +77,28 @@ def _pair(name, a, b):
 
 
 @op("igamma")
-def igamma(input, other):
+def igamma(input: Tensor, other: Tensor | float) -> Tensor:
     """The regularized lower incomplete gamma function P(input, other)."""
     a, x = _pair("igamma", input, other)
     return jss.gammainc(a, x)
 
 
 @op("igammac")
-def igammac(input, other):
+def igammac(input: Tensor, other: Tensor | float) -> Tensor:
     """The regularized upper incomplete gamma function Q(input, other)."""
     a, x = _pair("igammac", input, other)
     return jss.gammaincc(a, x)
 
 
 @op("zeta")
-def zeta(input, other):
+def zeta(input: Tensor, other: Tensor | float) -> Tensor:
     """The Hurwitz zeta function zeta(input, other)."""
     x, q = _pair("zeta", input, other)
     return jss.zeta(x, q)
 
 
 @op("mvlgamma")
-def mvlgamma(input, p):
+def mvlgamma(input: Tensor, p: float) -> Tensor:
     """The multivariate log-gamma function of dimension ``p`` (every element must exceed (p - 1) / 2)."""
     check(isinstance(p, int) and p >= 1, "mvlgamma", f"p must be a positive int, but got {p!r}.")
     x = _float("mvlgamma", input)

@@ -7,6 +7,10 @@ the shardings of a step, ``_layout`` strategies and ``Cell.shard``, ``_auto`` th
 ``_parallel_context`` the context); ``parallel._context`` / ``_layout`` / ``_plan`` / ``_auto`` name them (``_compat``
 registers those module paths).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .._engine import _auto, _layout, _plan
 from .._engine import _parallel_context as _context
 from .._engine._auto import last_strategy
@@ -20,11 +24,15 @@ from .._engine._parallel_context import (
 from ..nn.cell import Cell as _Cell
 from ._grad_reducer import DistributedGradReducer
 
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
 __all__ = ["ParallelMode", "set_auto_parallel_context", "get_auto_parallel_context", "reset_auto_parallel_context",
            "DistributedGradReducer", "shard", "last_strategy"]
 
 
-def shard(fn, in_strategy, out_strategy=None, parameter_plan=None, device="Ascend", level=0):
+def shard(fn: Callable[..., Any], in_strategy: tuple[Any, ...], out_strategy: tuple[Any, ...] | None = None,
+          parameter_plan: dict[str, Any] | None = None, device: str = "Ascend", level: int = 0) -> Any:
     """``mindspore.parallel.shard``: set the input/output/parameter layouts of a Cell (see ``Cell.shard``).
 
     Returns the Cell, which runs with those layouts under SEMI_AUTO_PARALLEL / AUTO_PARALLEL.

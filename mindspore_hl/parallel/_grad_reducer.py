@@ -7,10 +7,17 @@ AllReduce-then-mean of the per-device gradients, so with ``mean=True`` this Cell
 they are (reducing again would double-count). With ``mean=False`` MindSpore sums the per-device gradients of
 per-device mean losses, i.e. ``degree`` times the mean; this Cell multiplies by ``degree`` to match.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .._engine import _parallel_context as _context
 from .._engine._plan import active_plan
 from ..common.tensor import Tensor, wrap
 from ..nn.cell import Cell
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable
 
 __all__ = ["DistributedGradReducer", "default_grad_reducer"]
 
@@ -26,7 +33,8 @@ class DistributedGradReducer(Cell):
         fusion_type, group: accepted for compatibility (XLA fuses the collectives; one world group).
     """
 
-    def __init__(self, parameters, mean=None, degree=None, fusion_type=1, group="hccl_world_group"):
+    def __init__(self, parameters: Iterable[Any], mean: float | None = None, degree: int | None = None,
+                 fusion_type: int = 1, group: str = "hccl_world_group") -> None:
         super().__init__(auto_prefix=False)
         if degree is not None and (not isinstance(degree, int) or isinstance(degree, bool) or degree <= 0):
             raise ValueError(f"DistributedGradReducer: degree must be a positive int, but got {degree!r}.")
@@ -37,7 +45,7 @@ class DistributedGradReducer(Cell):
         self.degree = degree
         self.fusion_type, self.group = fusion_type, group
 
-    def construct(self, grads):
+    def construct(self, grads: tuple[Tensor, ...]) -> tuple[Tensor, ...]:
         grads = tuple(grads)
         if len(grads) != self.n_params:
             raise ValueError(f"DistributedGradReducer: expected {self.n_params} gradients (one per parameter), "
@@ -53,7 +61,7 @@ class DistributedGradReducer(Cell):
         return tuple(wrap(g._value * degree) if isinstance(g, Tensor) else g * degree for g in grads)
 
 
-def default_grad_reducer(parameters):
+def default_grad_reducer(parameters: Iterable[Any]) -> DistributedGradReducer | None:
     """The reducer MindSpore's TrainOneStepCell installs by itself: a ``DistributedGradReducer`` in
     DATA_PARALLEL / HYBRID_PARALLEL mode (with ``gradients_mean`` from the context), else None."""
     if _context.mode() in (_context.ParallelMode.DATA_PARALLEL, _context.ParallelMode.HYBRID_PARALLEL):

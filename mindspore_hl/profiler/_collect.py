@@ -6,11 +6,14 @@
   taken by a background thread every ``interval`` seconds;
 * the compiled steps of ``Model``'s step runners, to map XLA's ops back to the Cells that emitted them.
 """
+from __future__ import annotations
+
 import logging
 import os
 import re
 import threading
 import time
+from typing import Any
 
 import jax
 
@@ -44,7 +47,7 @@ class CompileLog(logging.Handler):
         self._saved = []
         self._pending_trace = {}
 
-    def attach(self):
+    def attach(self) -> None:
         for name in _LOGGERS:
             lg = logging.getLogger(name)
             self._saved.append((lg, lg.level, lg.propagate))
@@ -52,18 +55,19 @@ class CompileLog(logging.Handler):
             lg.propagate = False  # JAX's DEBUG chatter goes to the profile, not to the user's console
             lg.addHandler(self)
 
-    def detach(self):
+    def detach(self) -> None:
         for lg, level, propagate in self._saved:
             lg.removeHandler(self)
             lg.setLevel(level)
             lg.propagate = propagate
         self._saved = []
 
-    def emit(self, record):
+    def emit(self, record: logging.LogRecord) -> None:
         try:
             msg = record.msg
             if isinstance(msg, str) and msg.startswith("Compiling %s with global shapes"):
-                name, avals = record.args[0], record.args[1]
+                args: Any = record.args   # (function name, avals) for this message
+                name, avals = args[0], args[1]
                 fn = _fn_name(name)
                 self.events.append({"function": fn, "signature": [_aval(a) for a in avals], "t": record.created,
                                     "trace_s": self._pending_trace.pop(fn, 0.0), "lower_s": 0.0,
@@ -84,10 +88,10 @@ class CompileLog(logging.Handler):
         except Exception:  # a logging handler must never break the program it observes
             self.handleError(record)
 
-    def report(self):
+    def report(self) -> list[dict[str, Any]]:
         """The compiles, each with ``recompile_of`` (the previous signature of the same function) when the
         same function was compiled before with as many inputs but other shapes or dtypes."""
-        last = {}
+        last: dict[Any, Any] = {}
         out = []
         for ev in self.events:
             ev = dict(ev)
@@ -112,13 +116,13 @@ def _rss_bytes():
 class MemorySampler:
     """Samples live device-array bytes and host RSS on a background thread, with ``time.perf_counter`` stamps."""
 
-    def __init__(self, interval=0.01):
+    def __init__(self, interval: float = 0.01) -> None:
         self.interval = interval
-        self.samples = []   # (t, device_bytes, host_rss_bytes)
+        self.samples: list[tuple[float, int, int]] = []   # (t, device_bytes, host_rss_bytes)
         self._stop = threading.Event()
-        self._thread = None
+        self._thread: threading.Thread | None = None
 
-    def sample(self):
+    def sample(self) -> None:
         try:
             dev = sum(a.nbytes for a in jax.live_arrays() if not a.is_deleted())
         except Exception:  # arrays freed or donated while being summed: skip this sample
@@ -129,13 +133,13 @@ class MemorySampler:
         while not self._stop.wait(self.interval):
             self.sample()
 
-    def start(self):
+    def start(self) -> None:
         self.sample()
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="mindspore_hl-profiler-memory", daemon=True)
         self._thread.start()
 
-    def stop(self):
+    def stop(self) -> None:
         if self._thread is not None:
             self._stop.set()
             self._thread.join()
@@ -143,7 +147,7 @@ class MemorySampler:
         self.sample()
 
 
-def compiled_steps():
+def compiled_steps() -> list[tuple[Any, tuple, Any, list[jax.ShapeDtypeStruct]]]:
     """``[(runner, key, columns_avals)]`` for every compiled step of Model's step runners still alive."""
     out = []
     for obj in list(_state.compiled):

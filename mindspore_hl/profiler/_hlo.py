@@ -5,10 +5,17 @@ instruction's ``op_name`` metadata reads like ``jit(step)/TrainOneStepCell/trans
 conv1/jit(_conv2d_core)/conv_general_dilated``: the Cell path is the run of scope names before the first
 function (``jit(...)``) or primitive; ``transpose(...)`` marks the backward pass.
 """
+
+from __future__ import annotations
+
 import math
 import re
+from typing import TYPE_CHECKING, Any, Sequence
 
 import jax
+
+if TYPE_CHECKING:
+    import jax.extend.core
 
 from ..common import seed
 
@@ -41,7 +48,7 @@ def parse_hlo(text: str) -> dict:
         out[m.group(1)] = (m.group(2), meta.group(1) if meta else "")
         args = line[m.end():].split(")", 1)[0]
         operands[m.group(1)] = _OPERAND.findall(args)
-    for name, (opcode, meta) in list(out.items()):
+    for name, (opcode, meta) in list(out.items()):  # type: ignore[assignment]  # meta: now the string
         if meta:
             continue
         frontier, seen = list(operands.get(name, ())), {name}
@@ -138,9 +145,9 @@ def _total(jaxpr):
     return total
 
 
-def jaxpr_flops(closed_jaxpr) -> dict:
+def jaxpr_flops(closed_jaxpr: jax.extend.core.ClosedJaxpr) -> dict:
     """``{(cell path, backward): FLOPs}`` of one call of a jaxpr, attributed by each equation's name stack."""
-    out = {}
+    out: dict[tuple[str, bool], float] = {}
     for eqn in closed_jaxpr.jaxpr.eqns:
         subs = list(_sub_jaxprs(eqn))
         if subs:
@@ -154,7 +161,7 @@ def jaxpr_flops(closed_jaxpr) -> dict:
     return out
 
 
-def analyse_step(runner, entry, cols, sink=False):
+def analyse_step(runner: Any, entry: Any, cols: Sequence[jax.ShapeDtypeStruct], sink: bool = False) -> dict:
     """HLO instructions, cost and memory analysis, and per-Cell FLOPs of one compiled step of a StepRunner.
 
     Lowering again is a cache hit of the executable the step already ran; the jaxpr is traced once more. A sink

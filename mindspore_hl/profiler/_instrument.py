@@ -4,7 +4,10 @@
 hooks (each callback's hook becomes a ``callback:<Class>.<hook>`` span); ``uninstall()`` puts the originals back.
 Between the two the training code runs unchanged, so an unprofiled run pays nothing.
 """
+from __future__ import annotations
+
 import functools
+from typing import Any
 
 import jax
 
@@ -15,7 +18,7 @@ __all__ = ["install", "uninstall", "category"]
 
 DATA = "data"
 CALLBACK = "callback:"
-_saved = {}
+_saved: dict[tuple[Any, str], Any] = {}
 
 
 def _fetching(batches):
@@ -46,24 +49,24 @@ def _hook(name):
     return call
 
 
-def install():
+def install() -> None:
     if _saved:
         return
     _saved[(DataSource, "epochs")] = DataSource.__dict__["epochs"]
-    DataSource.epochs = _epochs(DataSource.__dict__["epochs"])
+    DataSource.epochs = _epochs(DataSource.__dict__["epochs"])  # type: ignore[method-assign]  # timing wrapper
     for name in HOOKS:
         if name in CallbackManager.__dict__:
             _saved[(CallbackManager, name)] = CallbackManager.__dict__[name]
             setattr(CallbackManager, name, _hook(name))
 
 
-def uninstall():
+def uninstall() -> None:
     for (cls, name), fn in _saved.items():
         setattr(cls, name, fn)
     _saved.clear()
 
 
-def category(span_name: str):
+def category(span_name: str) -> str | None:
     """The step-breakdown part of a host span, or None: data, checkpoint saves, summaries, other callbacks."""
     if span_name == DATA:
         return "data_ms"

@@ -3,10 +3,14 @@
 Nothing here runs unless a profiler is started: Model and Cell carry no profiling code of their own (XLA's ops
 carry the Cells' name scopes anyway), so an unprofiled run pays nothing.
 """
+
+from __future__ import annotations
+
 import logging
 import os
 import socket
 import time
+from typing import Any, Callable
 
 import jax
 
@@ -16,6 +20,7 @@ from ._enums import ProfilerActivity
 from ._hlo import analyse_step
 from ._report import write_session
 from ._schedule import ProfilerAction
+from ._schedule import schedule as Schedule
 
 __all__ = ["Profiler", "profile", "tensorboard_trace_handler"]
 
@@ -32,7 +37,7 @@ _PROFILER_KWARGS = {
     "mstx_domain_exclude": None, "sys_io": False, "sys_interconnection": False,
 }
 
-_active = [None]   # the one running profiler: jax.profiler traces one session at a time
+_active: list[Profiler | None] = [None]   # the one running profiler: jax.profiler traces one session at a time
 
 
 def _drain():
@@ -62,7 +67,7 @@ class Profiler:
     >>> prof.analyse()
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         unknown = sorted(set(kwargs) - set(_PROFILER_KWARGS))
         if unknown:
             raise TypeError(f"Profiler got unexpected keyword argument(s) {unknown}; expected some of "
@@ -73,10 +78,10 @@ class Profiler:
         self._output_path = os.path.abspath(os.fspath(self._config["output_path"]))
         self._schedule = self._config["schedule"]
         self._on_trace_ready = self._config["on_trace_ready"]
-        self._sessions = []          # (folder, collected, analyses) of stopped, not yet analysed sessions
-        self._running = None         # dict while tracing
+        self._sessions: list[Any] = []   # (folder, collected, analyses) of stopped, not yet analysed sessions
+        self._running: dict[str, Any] | None = None   # dict while tracing
         self._step_num = 0
-        self._step_span = None
+        self._step_span: jax.profiler.TraceAnnotation | None = None
         self._recording = False
         self.last_session = None     # the folder analyse() wrote last
         if self._schedule is None and self._config["start_profile"]:
@@ -191,7 +196,8 @@ class Profiler:
             self._open_step()
 
     # ---- analysis ------------------------------------------------------------------------------
-    def analyse(self, offline_path=None, pretty=False, step_list=None, mode="sync") -> None:
+    def analyse(self, offline_path: str | None = None, pretty: bool = False, step_list: list[int] | None = None,
+                mode: str = "sync") -> None:
         """Stop if running, then write each collected session's files (see the class docstring)."""
         del offline_path, pretty, step_list, mode   # MindSpore's parameters; one analysis mode here
         if self._running is not None:
@@ -231,10 +237,11 @@ class profile(Profiler):  # noqa: N801  (MindSpore's spelling)
     ...         prof.step()
     """
 
-    def __init__(self, activities=None, with_stack: bool = False, profile_memory: bool = False,
-                 data_process: bool = False, parallel_strategy: bool = False, start_profile: bool = True,
-                 hbm_ddr: bool = False, pcie: bool = False, sync_enable: bool = True, record_shapes: bool = False,
-                 schedule=None, on_trace_ready=None, experimental_config=None) -> None:
+    def __init__(self, activities: list[ProfilerActivity] | None = None, with_stack: bool = False,
+                 profile_memory: bool = False, data_process: bool = False, parallel_strategy: bool = False,
+                 start_profile: bool = True, hbm_ddr: bool = False, pcie: bool = False, sync_enable: bool = True,
+                 record_shapes: bool = False, schedule: Schedule | None = None,
+                 on_trace_ready: Callable[[Profiler], Any] | None = None, experimental_config: Any = None) -> None:
         output = getattr(on_trace_ready, "dir_name", None) or "./data"
         super().__init__(output_path=output, activities=activities, with_stack=with_stack,
                          profile_memory=profile_memory, data_process=data_process,
@@ -246,7 +253,7 @@ class profile(Profiler):  # noqa: N801  (MindSpore's spelling)
 class tensorboard_trace_handler:  # noqa: N801  (MindSpore's spelling; a callable, as there)
     """``on_trace_ready`` handler: analyse each finished session into ``dir_name`` (default "./data")."""
 
-    def __init__(self, dir_name: str = None, worker_name: str = None, analyse_flag: bool = True,
+    def __init__(self, dir_name: str | None = None, worker_name: str | None = None, analyse_flag: bool = True,
                  async_mode: bool = False) -> None:
         if dir_name is not None and not isinstance(dir_name, (str, os.PathLike)):
             raise TypeError(f"tensorboard_trace_handler: 'dir_name' must be a str, got {type(dir_name).__name__}.")

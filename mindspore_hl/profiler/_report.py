@@ -7,9 +7,13 @@ Layout of a session folder (``<output_path>/<host>_<pid>_<time>_ascend_ms/``, as
     ASCEND_PROFILER_OUTPUT/trace_view.json                         op and step spans, Chrome trace format
     profiler_summary.json                                          steps, ops, Cells, compiles, memory
 """
+
+from __future__ import annotations
+
 import csv
 import json
 import os
+from typing import Any
 
 from ._hlo import CONTAINERS, cell_of
 from ._instrument import category
@@ -100,7 +104,8 @@ def _wall_times(run):
 def _op_tables(trace, analyses, windows, side):
     """Per-op rows (MindSpore's cpu_op_detail_info columns and the Cell) and per-Cell totals."""
     in_window = [(s, e) for _, s, e in windows]
-    detail, cells = {}, {}
+    detail: dict[Any, Any] = {}
+    cells: dict[Any, Any] = {}
     for run in trace.runs.values():
         if in_window and not any(s < run["end"] <= e for s, e in in_window):
             continue
@@ -147,7 +152,7 @@ def _write_csvs(folder, ops, n_steps):
             w.writerow([r["op_side"], r["op_type"], r["op_name"], r["full_op_name"], r["op_occurrences"],
                         f"{r['op_total_time(ms)']:.6g}", f"{r['op_avg_time(ms)']:.6g}",
                         f"{r['total_proportion']:.6g}", r["module"], os.getpid()])
-    types = {}
+    types: dict[str, Any] = {}
     for r in ops:
         t = types.setdefault(r["op_type"], [0, 0.0])
         t[0] += r["op_occurrences"]
@@ -173,7 +178,8 @@ def _write_trace_view(folder, trace, windows):
         json.dump(events, f)
 
 
-def write_session(folder, collected, analyses, config):
+def write_session(folder: str, collected: dict[str, Any], analyses: list[dict[str, Any]],
+                  config: dict[str, Any]) -> dict[str, Any]:
     """Analyse the jax trace under ``folder`` with what was collected alongside; write the files; return the summary."""
     paths = find_traces(folder)
     if not paths:

@@ -4,10 +4,14 @@ XLA's CPU and GPU runtimes emit one complete event per executed HLO instruction,
 (``jit_<function>``), ``args.hlo_op`` and ``args.run_id`` (one id per execution of a module); the profiler's
 own steps are ``ProfilerStep#<n>`` spans (from :meth:`profile.step`) on the calling thread.
 """
+
+from __future__ import annotations
+
 import glob
 import gzip
 import json
 import os
+from typing import Any
 
 __all__ = ["find_traces", "load_events", "Trace"]
 
@@ -28,9 +32,9 @@ def load_events(path: str) -> list:
 class Trace:
     """XLA op events grouped by execution (``runs``) and the profiler's step spans, times in microseconds."""
 
-    def __init__(self, events):
+    def __init__(self, events: list[dict[str, Any]]) -> None:
         self.ops = []       # dicts: module, op, run, ts, dur, tid
-        self.runs = {}      # run id -> {"module", "start", "end", "busy", "ops": [op dicts]}
+        self.runs: dict[Any, dict[str, Any]] = {}   # run id -> {"module", "start", "end", "busy", "ops": [op dicts]}
         self.steps = []     # (step number, start, end) from ProfilerStep# spans
         self.host_spans = []  # (name, start, end): the profiler's data and callback spans
         self.thread_names = {}
@@ -66,14 +70,14 @@ class Trace:
             run["ops"].append(op)
         self.steps.sort()
 
-    def main_module(self):
+    def main_module(self) -> str | None:
         """The module that took the most time: the train (or eval) step."""
-        busy = {}
+        busy: dict[str, float] = {}
         for run in self.runs.values():
             busy[run["module"]] = busy.get(run["module"], 0.0) + run["busy"]
-        return max(busy, key=busy.get) if busy else None
+        return max(busy, key=lambda m: busy[m]) if busy else None
 
-    def step_windows(self):
+    def step_windows(self) -> list[tuple[int, float, float]]:
         """``[(step number, start, end)]``: the profiler's step spans, else one window per execution of the main
         module, from the end of the previous one (the first: from its own start) to its end, so the host work
         that prepares a step (data, compiling, dispatch) counts to that step."""
@@ -87,6 +91,6 @@ class Trace:
             out.append((i + 1, start, run["end"]))
         return out
 
-    def runs_in(self, start, end):
+    def runs_in(self, start: float, end: float) -> list[dict[str, Any]]:
         """Executions that ended inside ``(start, end]``."""
         return [r for r in self.runs.values() if start < r["end"] <= end]

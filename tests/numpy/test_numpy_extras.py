@@ -61,3 +61,10 @@ def test_random_and_empty(call, shape, dtype):
 def test_randint_range():
     v = mnp.randint(2, 5, (200,)).asnumpy()
     assert v.min() >= 2 and v.max() < 5
+
+
+def test_linspace_retstep_is_tensor():
+    # MindSpore 2.10 returns the step as a Tensor (0.25 for these arguments, checked on the oracle).
+    samples, step = mnp.linspace(0, 1, 5, retstep=True)
+    assert isinstance(step, ms.Tensor) and isinstance(samples, ms.Tensor)
+    np.testing.assert_allclose(step.asnumpy(), 0.25)

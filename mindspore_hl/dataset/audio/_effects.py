@@ -1,4 +1,6 @@
 """Waveform effects and complex helpers of ``mindspore.dataset.audio`` (torchaudio's definitions, NumPy)."""
+from __future__ import annotations
+
 import enum
 import math
 
@@ -32,7 +34,7 @@ def _f32(x):
 class MuLawEncoding(TensorOperation):
     """mu-law companding of a waveform in [-1, 1] to ints in [0, quantization_channels)."""
 
-    def __init__(self, quantization_channels=256):
+    def __init__(self, quantization_channels: int = 256):
         self.quantization_channels = _check_int("MuLawEncoding", "quantization_channels", quantization_channels)
 
     def _apply(self, rng, x):
@@ -45,7 +47,7 @@ class MuLawEncoding(TensorOperation):
 class MuLawDecoding(TensorOperation):
     """Inverse of MuLawEncoding: ints in [0, quantization_channels) to a waveform in [-1, 1] (float32)."""
 
-    def __init__(self, quantization_channels=256):
+    def __init__(self, quantization_channels: int = 256):
         self.quantization_channels = _check_int("MuLawDecoding", "quantization_channels", quantization_channels)
 
     def _apply(self, rng, x):
@@ -57,7 +59,7 @@ class MuLawDecoding(TensorOperation):
 class Gain(TensorOperation):
     """Amplify by ``gain_db`` decibels."""
 
-    def __init__(self, gain_db=1.0):
+    def __init__(self, gain_db: float = 1.0):
         self.gain_db = float(gain_db)
 
     def _apply(self, rng, x):
@@ -67,7 +69,7 @@ class Gain(TensorOperation):
 class Vol(TensorOperation):
     """Scale the volume (``gain`` as an amplitude ratio, a power ratio or decibels), clipped to [-1, 1]."""
 
-    def __init__(self, gain, gain_type=GainType.AMPLITUDE):
+    def __init__(self, gain: float, gain_type: GainType = GainType.AMPLITUDE):
         self.gain, self.gain_type = float(gain), GainType(gain_type)
         if self.gain_type != GainType.DB and self.gain < 0:
             raise ValueError(f"Vol: gain must be non-negative for {self.gain_type.value}, but got {gain}")
@@ -88,7 +90,7 @@ class Vol(TensorOperation):
 class DCShift(TensorOperation):
     """Add ``shift`` (in [-2, 2]); with ``limiter_gain``, peaks are compressed instead of clipped."""
 
-    def __init__(self, shift, limiter_gain=None):
+    def __init__(self, shift: float, limiter_gain: float | None = None):
         if not -2 <= shift <= 2:
             raise ValueError(f"DCShift: shift must be in [-2, 2], but got {shift}")
         self.shift, self.limiter_gain = float(shift), None if limiter_gain is None else float(limiter_gain)
@@ -116,7 +118,7 @@ class DCShift(TensorOperation):
 class ComputeDeltas(TensorOperation):
     """Delta coefficients along the last (time) axis: ``sum_n n (x[t+n] - x[t-n]) / (2 sum_n n^2)``."""
 
-    def __init__(self, win_length=5, pad_mode=BorderType.EDGE):
+    def __init__(self, win_length: int = 5, pad_mode: BorderType = BorderType.EDGE):
         self.win_length = _check_int("ComputeDeltas", "win_length", win_length, 3)
         self.pad_mode = BorderType(pad_mode)
 
@@ -124,7 +126,7 @@ class ComputeDeltas(TensorOperation):
         xf = _f32(x)
         n = (self.win_length - 1) // 2
         denom = n * (n + 1) * (2 * n + 1) / 3
-        padded = np.pad(xf, [(0, 0)] * (xf.ndim - 1) + [(n, n)], mode=_PAD[self.pad_mode])
+        padded = np.pad(xf, [(0, 0)] * (xf.ndim - 1) + [(n, n)], mode=_PAD[self.pad_mode])  # type: ignore[call-overload]
         t = xf.shape[-1]
         out = sum(k * padded[..., n + k:n + k + t] for k in range(-n, n + 1))
         return (out / denom).astype(np.float32)
@@ -148,7 +150,7 @@ class Angle(TensorOperation):
 class ComplexNorm(TensorOperation):
     """|z| ** power of complex input (..., 2)."""
 
-    def __init__(self, power=1.0):
+    def __init__(self, power: float = 1.0):
         self.power = float(power)
 
     def _apply(self, rng, x):
@@ -159,7 +161,7 @@ class ComplexNorm(TensorOperation):
 class Magphase(TensorOperation):
     """(|z| ** power, angle) of complex input (..., 2)."""
 
-    def __init__(self, power=1.0):
+    def __init__(self, power: float = 1.0):
         self.power = float(power)
 
     def _apply(self, rng, x):
@@ -171,7 +173,7 @@ class Magphase(TensorOperation):
 class Fade(TensorOperation):
     """Fade in over ``fade_in_len`` samples and out over ``fade_out_len``, with the given curve."""
 
-    def __init__(self, fade_in_len=0, fade_out_len=0, fade_shape=FadeShape.LINEAR):
+    def __init__(self, fade_in_len: int = 0, fade_out_len: int = 0, fade_shape: FadeShape = FadeShape.LINEAR):
         self.fade_in_len = _check_int("Fade", "fade_in_len", fade_in_len, 0)
         self.fade_out_len = _check_int("Fade", "fade_out_len", fade_out_len, 0)
         self.fade_shape = FadeShape(fade_shape)

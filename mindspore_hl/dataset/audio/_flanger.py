@@ -1,5 +1,7 @@
 """``Flanger`` of ``mindspore.dataset.audio`` (torchaudio's ``flanger``, computed with NumPy) and its
 ``Modulation`` shapes."""
+from __future__ import annotations
+
 import enum
 import math
 
@@ -37,8 +39,9 @@ class Flanger(TensorOperation):
     Args: sample_rate (int), delay (ms, 0-30), depth (ms, 0-10), regen (%, -95-95), width (%, 0-100),
     speed (Hz, 0.1-10), phase (%, 0-100), modulation (Modulation), interpolation (Interpolation)."""
 
-    def __init__(self, sample_rate, delay=0.0, depth=2.0, regen=0.0, width=71.0, speed=0.5, phase=25.0,
-                 modulation=Modulation.SINUSOIDAL, interpolation=Interpolation.LINEAR):
+    def __init__(self, sample_rate: int, delay: float = 0.0, depth: float = 2.0, regen: float = 0.0,
+                 width: float = 71.0, speed: float = 0.5, phase: float = 25.0,
+                 modulation: Modulation = Modulation.SINUSOIDAL, interpolation: Interpolation = Interpolation.LINEAR):
         if isinstance(sample_rate, bool) or not isinstance(sample_rate, int) or sample_rate == 0:
             raise ValueError(f"Flanger: sample_rate must be a non-zero int, but got {sample_rate!r}")
         for name, v, lo, hi in (("delay", delay, 0, 30), ("depth", depth, 0, 10), ("regen", regen, -95, 95),

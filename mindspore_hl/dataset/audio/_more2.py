@@ -1,6 +1,8 @@
 """More of ``mindspore.dataset.audio`` (torchaudio's definitions, computed with NumPy in float64 and returned as
 float32): Overdrive, Resample, InverseSpectrogram, PhaseVocoder, TimeStretch, GriffinLim, DetectPitchFrequency,
 Dither and SlidingWindowCmn."""
+from __future__ import annotations
+
 import math
 
 import numpy as np
@@ -38,7 +40,7 @@ class Overdrive(TensorOperation):
     """Overdrive effect: soft clipping with ``gain`` dB of drive and ``color`` (even harmonics), then a DC-blocking
     filter (torchaudio's ``overdrive``). Args: gain (float, 0-100, default 20), color (float, 0-100, default 20)."""
 
-    def __init__(self, gain=20.0, color=20.0):
+    def __init__(self, gain: float = 20.0, color: float = 20.0):
         for name, v in (("gain", gain), ("color", color)):
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 100:
                 raise ValueError(f"Overdrive: {name} must be a number in [0, 100], but got {v!r}")
@@ -65,8 +67,9 @@ class Resample(TensorOperation):
     KAISER_WINDOW), lowpass_filter_width (int, default 6), rolloff (float, default 0.99), beta (float, Kaiser
     shape, default 14.769656459379492)."""
 
-    def __init__(self, orig_freq=16000, new_freq=16000, resample_method=ResampleMethod.SINC_INTERPOLATION,
-                 lowpass_filter_width=6, rolloff=0.99, beta=None):
+    def __init__(self, orig_freq: float = 16000, new_freq: float = 16000,
+                 resample_method: ResampleMethod = ResampleMethod.SINC_INTERPOLATION, lowpass_filter_width: int = 6,
+                 rolloff: float = 0.99, beta: float | None = None):
         for name, v in (("orig_freq", orig_freq), ("new_freq", new_freq)):
             if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
                 raise ValueError(f"Resample: {name} must be a positive number, but got {v!r}")
@@ -139,8 +142,10 @@ class InverseSpectrogram(TensorOperation):
     """The waveform of a complex spectrogram (..., freq, time, 2) by inverse STFT with overlap-add (torchaudio's
     ``InverseSpectrogram``); the arguments are those of the ``Spectrogram`` that made it."""
 
-    def __init__(self, length=None, n_fft=400, win_length=None, hop_length=None, pad=0, window=WindowType.HANN,
-                 normalized=False, center=True, pad_mode=BorderType.REFLECT, onesided=True):
+    def __init__(self, length: int | None = None, n_fft: int = 400, win_length: int | None = None,
+                 hop_length: int | None = None, pad: int = 0, window: WindowType = WindowType.HANN,
+                 normalized: bool = False, center: bool = True, pad_mode: BorderType = BorderType.REFLECT,
+                 onesided: bool = True):
         self.length = None if length is None else _check_int("InverseSpectrogram", "length", length, 0)
         self.n_fft = _check_int("InverseSpectrogram", "n_fft", n_fft)
         self.win_length = self.n_fft if win_length is None else _check_int("InverseSpectrogram", "win_length",
@@ -183,7 +188,7 @@ class PhaseVocoder(TensorOperation):
     """Speed a complex spectrogram (..., freq, time, 2) up by ``rate`` without changing its pitch.
     Args: rate (float > 0), phase_advance (array (freq, 1): expected phase advance per bin and hop)."""
 
-    def __init__(self, rate, phase_advance):
+    def __init__(self, rate: float, phase_advance: np.ndarray):
         if isinstance(rate, bool) or not isinstance(rate, (int, float)) or rate <= 0:
             raise ValueError(f"PhaseVocoder: rate must be a positive number, but got {rate!r}")
         self.rate = float(rate)
@@ -202,7 +207,7 @@ class TimeStretch(TensorOperation):
     ``n_fft // 2`` with ``n_fft = 2 * (n_freq - 1)``). Without ``fixed_rate`` the rate is 1 and, as in MindSpore,
     a leading axis is added."""
 
-    def __init__(self, hop_length=None, n_freq=201, fixed_rate=None):
+    def __init__(self, hop_length: int | None = None, n_freq: int = 201, fixed_rate: float | None = None):
         self.n_freq = _check_int("TimeStretch", "n_freq", n_freq)
         self.hop_length = (self.n_freq - 1) if hop_length is None else _check_int("TimeStretch", "hop_length",
                                                                                   hop_length)
@@ -224,8 +229,9 @@ class GriffinLim(TensorOperation):
     """A waveform whose STFT magnitude matches ``specgram`` (..., freq, time) (|STFT|**power), by the fast
     Griffin-Lim iteration with ``momentum`` (torchaudio's). ``rand_init`` starts from random phases (else 0)."""
 
-    def __init__(self, n_fft=400, n_iter=32, win_length=None, hop_length=None, window_type=WindowType.HANN,
-                 power=2.0, momentum=0.99, length=None, rand_init=True):
+    def __init__(self, n_fft: int = 400, n_iter: int = 32, win_length: int | None = None, hop_length: int | None = None,
+                 window_type: WindowType = WindowType.HANN, power: float = 2.0, momentum: float = 0.99,
+                 length: int | None = None, rand_init: bool = True):
         self.n_fft = _check_int("GriffinLim", "n_fft", n_fft)
         self.n_iter = _check_int("GriffinLim", "n_iter", n_iter)
         self.win_length = self.n_fft if win_length is None else _check_int("GriffinLim", "win_length", win_length)
@@ -270,7 +276,8 @@ class DetectPitchFrequency(TensorOperation):
     """Pitch (Hz) per frame of ``frame_time`` seconds, from normalized cross-correlation and median smoothing
     over ``win_length`` frames (torchaudio's ``detect_pitch_frequency``); output (..., frames), float32."""
 
-    def __init__(self, sample_rate, frame_time=0.01, win_length=30, freq_low=85, freq_high=3400):
+    def __init__(self, sample_rate: int, frame_time: float = 0.01, win_length: int = 30, freq_low: int = 85,
+                 freq_high: int = 3400):
         self.sample_rate = _check_int("DetectPitchFrequency", "sample_rate", sample_rate)
         if not frame_time > 0:
             raise ValueError(f"DetectPitchFrequency: frame_time must be positive, but got {frame_time!r}")
@@ -319,7 +326,7 @@ class Dither(TensorOperation):
     over time, RPDF and GPDF a random offset drawn from the signal; ``noise_shaping`` feeds each sample's
     quantisation error into the next."""
 
-    def __init__(self, density_function=DensityFunction.TPDF, noise_shaping=False):
+    def __init__(self, density_function: DensityFunction = DensityFunction.TPDF, noise_shaping: bool = False):
         self.density_function = DensityFunction(density_function)
         if not isinstance(noise_shaping, bool):
             raise TypeError(f"Dither: noise_shaping must be a bool, but got {noise_shaping!r}")
@@ -406,7 +413,7 @@ class SlidingWindowCmn(TensorOperation):
     (..., time, feature) over windows of ``cmn_window`` frames (the second-last axis, as MindSpore and torchaudio
     read it; Kaldi's algorithm)."""
 
-    def __init__(self, cmn_window=600, min_cmn_window=100, center=False, norm_vars=False):
+    def __init__(self, cmn_window: int = 600, min_cmn_window: int = 100, center: bool = False, norm_vars: bool = False):
         self.cmn_window = _check_int("SlidingWindowCmn", "cmn_window", cmn_window, 0)
         self.min_cmn_window = _check_int("SlidingWindowCmn", "min_cmn_window", min_cmn_window, 0)
         for name, v in (("center", center), ("norm_vars", norm_vars)):

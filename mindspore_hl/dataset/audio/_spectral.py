@@ -1,7 +1,10 @@
 """Spectrogram family of ``mindspore.dataset.audio`` (torchaudio's definitions, computed with NumPy):
 Spectrogram, MelScale, MelSpectrogram, AmplitudeToDB, DBToAmplitude, MFCC and the filter-bank helpers."""
+from __future__ import annotations
+
 import enum
 import math
+from typing import Any
 
 import numpy as np
 
@@ -77,7 +80,8 @@ def _stft(x, n_fft, win_length, hop, pad, window, normalized, center, pad_mode, 
     left = (n_fft - win_length) // 2
     w = np.pad(w, (left, n_fft - win_length - left))
     if center:
-        x = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(n_fft // 2, n_fft // 2)], mode=_PAD[BorderType(pad_mode)])
+        # _PAD holds NumPy's mode names (str, not the stubs' Literal)
+        x = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(n_fft // 2, n_fft // 2)], mode=_PAD[BorderType(pad_mode)])  # type: ignore[call-overload]
     if x.shape[-1] < n_fft:
         raise RuntimeError(f"Spectrogram: the (padded) waveform has {x.shape[-1]} samples, fewer than n_fft {n_fft}")
     frames = np.lib.stride_tricks.sliding_window_view(x, n_fft, axis=-1)[..., ::hop, :]
@@ -97,8 +101,9 @@ class Spectrogram(TensorOperation):
     """|STFT|**power of a waveform (..., time) -> (..., n_fft // 2 + 1, frames), float32; ``power=None`` keeps
     the complex values as a trailing (real, imag) axis."""
 
-    def __init__(self, n_fft=400, win_length=None, hop_length=None, pad=0, window=WindowType.HANN, power=2.0,
-                 normalized=False, center=True, pad_mode=BorderType.REFLECT, onesided=True):
+    def __init__(self, n_fft: int = 400, win_length: int | None = None, hop_length: int | None = None, pad: int = 0,
+                 window: WindowType = WindowType.HANN, power: float = 2.0, normalized: bool = False,
+                 center: bool = True, pad_mode: BorderType = BorderType.REFLECT, onesided: bool = True):
         self.n_fft = _check_int("Spectrogram", "n_fft", n_fft)
         self.win_length = self.n_fft if win_length is None else _check_int("Spectrogram", "win_length", win_length)
         if self.win_length > self.n_fft:
@@ -145,7 +150,8 @@ def _triangles(all_freqs, f_pts):
     return np.maximum(0.0, np.minimum(down, up))
 
 
-def melscale_fbanks(n_freqs, f_min, f_max, n_mels, sample_rate, norm=NormType.NONE, mel_type=MelType.HTK):
+def melscale_fbanks(n_freqs: int, f_min: float, f_max: float, n_mels: int, sample_rate: int,
+                    norm: NormType = NormType.NONE, mel_type: MelType = MelType.HTK) -> np.ndarray:
     """Triangular mel filters, (n_freqs, n_mels) float32 (torchaudio's melscale_fbanks)."""
     all_freqs = np.linspace(0, sample_rate // 2, n_freqs)
     m_pts = np.linspace(_hz_to_mel(f_min, mel_type), _hz_to_mel(f_max, mel_type), n_mels + 2)
@@ -156,13 +162,13 @@ def melscale_fbanks(n_freqs, f_min, f_max, n_mels, sample_rate, norm=NormType.NO
     return fb.astype(np.float32)
 
 
-def linear_fbanks(n_freqs, f_min, f_max, n_filter, sample_rate):
+def linear_fbanks(n_freqs: int, f_min: float, f_max: float, n_filter: int, sample_rate: int) -> np.ndarray:
     """Triangular filters evenly spaced in Hz, (n_freqs, n_filter) float32."""
     all_freqs = np.linspace(0, sample_rate // 2, n_freqs)
     return _triangles(all_freqs, np.linspace(f_min, f_max, n_filter + 2)).astype(np.float32)
 
 
-def create_dct(n_mfcc, n_mels, norm=NormMode.NONE):
+def create_dct(n_mfcc: int, n_mels: int, norm: NormMode = NormMode.NONE) -> np.ndarray:
     """DCT-II matrix (n_mels, n_mfcc) float32; ``NormMode.ORTHO`` makes it orthonormal."""
     n = np.arange(n_mels, dtype=np.float64)
     k = np.arange(n_mfcc, dtype=np.float64)[:, None]
@@ -178,8 +184,8 @@ def create_dct(n_mfcc, n_mels, norm=NormMode.NONE):
 class MelScale(TensorOperation):
     """A spectrogram (..., n_stft, time) -> (..., n_mels, time) through ``melscale_fbanks``."""
 
-    def __init__(self, n_mels=128, sample_rate=16000, f_min=0.0, f_max=None, n_stft=201, norm=NormType.NONE,
-                 mel_type=MelType.HTK):
+    def __init__(self, n_mels: int = 128, sample_rate: int = 16000, f_min: float = 0.0, f_max: float | None = None,
+                 n_stft: int = 201, norm: NormType = NormType.NONE, mel_type: MelType = MelType.HTK):
         self.n_mels, self.sample_rate = _check_int("MelScale", "n_mels", n_mels), sample_rate
         self.f_min, self.f_max = float(f_min), float(sample_rate // 2 if f_max is None else f_max)
         if self.f_min > self.f_max:
@@ -196,9 +202,11 @@ class MelScale(TensorOperation):
 class MelSpectrogram(TensorOperation):
     """Spectrogram then MelScale: a waveform (..., time) -> (..., n_mels, frames)."""
 
-    def __init__(self, sample_rate=16000, n_fft=400, win_length=None, hop_length=None, f_min=0.0, f_max=None,
-                 pad=0, n_mels=128, window=WindowType.HANN, power=2.0, normalized=False, center=True,
-                 pad_mode=BorderType.REFLECT, onesided=True, norm=NormType.NONE, mel_scale=MelType.HTK):
+    def __init__(self, sample_rate: int = 16000, n_fft: int = 400, win_length: int | None = None,
+                 hop_length: int | None = None, f_min: float = 0.0, f_max: float | None = None, pad: int = 0,
+                 n_mels: int = 128, window: WindowType = WindowType.HANN, power: float = 2.0, normalized: bool = False,
+                 center: bool = True, pad_mode: BorderType = BorderType.REFLECT, onesided: bool = True,
+                 norm: NormType = NormType.NONE, mel_scale: MelType = MelType.HTK):
         self.spectrogram = Spectrogram(n_fft, win_length, hop_length, pad, window, power, normalized, center,
                                        pad_mode, onesided)
         self.mel_scale = MelScale(n_mels, sample_rate, f_min, f_max, n_fft // 2 + 1, norm, mel_scale)
@@ -211,7 +219,8 @@ class AmplitudeToDB(TensorOperation):
     """Power (or magnitude) to decibels: ``10 log10(max(x, amin)) - 10 log10(max(amin, ref))`` (20 for
     magnitude), floored at ``max - top_db``."""
 
-    def __init__(self, stype=ScaleType.POWER, ref_value=1.0, amin=1e-10, top_db=80.0):
+    def __init__(self, stype: ScaleType = ScaleType.POWER, ref_value: float = 1.0, amin: float = 1e-10,
+                 top_db: float | None = 80.0):
         self.stype = ScaleType(stype)
         if ref_value <= 0 or amin <= 0 or (top_db is not None and top_db < 0):
             raise ValueError("AmplitudeToDB: ref_value and amin must be positive and top_db non-negative")
@@ -229,7 +238,7 @@ class AmplitudeToDB(TensorOperation):
 class DBToAmplitude(TensorOperation):
     """Decibels back to power / amplitude: ``ref * (10 ** (x / 10)) ** power``."""
 
-    def __init__(self, ref, power):
+    def __init__(self, ref: float, power: float):
         self.ref, self.power = float(ref), float(power)
 
     def _apply(self, rng, x):
@@ -241,8 +250,8 @@ class MFCC(TensorOperation):
     Args: sample_rate, n_mfcc, dct_type (2 only), norm (NormMode), log_mels (bool), melkwargs (dict for
     MelSpectrogram)."""
 
-    def __init__(self, sample_rate=16000, n_mfcc=40, dct_type=2, norm=NormMode.ORTHO, log_mels=False,
-                 melkwargs=None):
+    def __init__(self, sample_rate: int = 16000, n_mfcc: int = 40, dct_type: int = 2, norm: NormMode = NormMode.ORTHO,
+                 log_mels: bool = False, melkwargs: dict[str, Any] | None = None):
         if dct_type != 2:
             raise ValueError(f"MFCC: only dct_type 2 is supported, but got {dct_type!r}")
         kwargs = dict(melkwargs or {})

@@ -1,20 +1,26 @@
 """SentencePiece subword models (``SentencePieceVocab``, ``SentencePieceTokenizer``) through the ``sentencepiece``
 package (the optional ``sentencepiece`` extra), which MindSpore also builds on: models it saved load here and
 tokenize the same."""
+from __future__ import annotations
+
 import enum
 import io
 import numbers
 import os
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..transforms._base import TensorOperation
 from ._tokenizers import text_of
 
+if TYPE_CHECKING:
+    from .._dataset import Dataset
+
 try:   # optional dependency: everything else in mindspore_hl.dataset.text works without it
     import sentencepiece as _spm
 except ImportError:   # pragma: no cover - exercised only where the extra is not installed
-    _spm = None
+    _spm = None  # type: ignore[assignment]  # checked by _library before any use
 
 __all__ = ["SentencePieceModel", "SPieceTokenizerLoadType", "SPieceTokenizerOutType", "SentencePieceVocab",
            "SentencePieceTokenizer"]
@@ -50,7 +56,7 @@ def _check_train_args(op, vocab_size, character_coverage, model_type, params):
     if isinstance(vocab_size, bool) or not isinstance(vocab_size, numbers.Integral) or vocab_size <= 0:
         raise ValueError(f"{op}: vocab_size must be a positive int, but got {vocab_size!r}")
     if isinstance(character_coverage, bool) or not isinstance(character_coverage, numbers.Real) or \
-            not 0.98 <= character_coverage <= 1.0:
+            not 0.98 <= character_coverage <= 1.0:  # type: ignore[operator]  # Real: typeshed lacks <=
         raise ValueError(f"{op}: character_coverage must be a float in [0.98, 1.0], but got {character_coverage!r}")
     if not isinstance(model_type, SentencePieceModel):
         raise TypeError(f"{op}: model_type must be a SentencePieceModel, but got {model_type!r}")
@@ -84,7 +90,8 @@ class SentencePieceVocab:
         return vocab
 
     @classmethod
-    def from_file(cls, file_path, vocab_size, character_coverage, model_type, params):
+    def from_file(cls, file_path: list[str], vocab_size: int, character_coverage: float, model_type: SentencePieceModel,
+                  params: dict[str, Any]) -> SentencePieceVocab:
         """Train on text files (one sentence per line). Args: file_path (list of str), vocab_size (int),
         character_coverage (float, 0.98 to 1.0), model_type (SentencePieceModel), params (dict of extra
         sentencepiece trainer options)."""
@@ -98,7 +105,8 @@ class SentencePieceVocab:
                           input=",".join(os.fspath(p) for p in file_path))
 
     @classmethod
-    def from_dataset(cls, dataset, col_names, vocab_size, character_coverage, model_type, params):
+    def from_dataset(cls, dataset: Dataset, col_names: list[str], vocab_size: int, character_coverage: float,
+                     model_type: SentencePieceModel, params: dict[str, Any]) -> SentencePieceVocab:
         """Train on the strings of ``col_names`` (list of str) of one epoch of ``dataset``, one sentence per
         value."""
         names = dataset.get_col_names()
@@ -117,7 +125,7 @@ class SentencePieceVocab:
                           sentence_iterator=sentences())
 
     @classmethod
-    def save_model(cls, vocab, path, filename):
+    def save_model(cls, vocab: SentencePieceVocab, path: str, filename: str) -> None:
         """Write ``vocab``'s model to ``path/filename`` (a ``.model`` file sentencepiece and MindSpore load)."""
         if not isinstance(vocab, SentencePieceVocab) or vocab._proto is None:
             raise TypeError(f"SentencePieceVocab.save_model: vocab must be a built SentencePieceVocab, got {vocab!r}")
@@ -132,7 +140,7 @@ class SentencePieceTokenizer(TensorOperation):
 
     Args: mode (str path of a ``.model`` file | SentencePieceVocab), out_type (SPieceTokenizerOutType)."""
 
-    def __init__(self, mode, out_type):
+    def __init__(self, mode: str | SentencePieceVocab, out_type: SPieceTokenizerOutType):
         if not isinstance(out_type, SPieceTokenizerOutType):
             raise TypeError(f"SentencePieceTokenizer: out_type must be a SPieceTokenizerOutType, got {out_type!r}")
         spm = _library("SentencePieceTokenizer")

@@ -1,5 +1,8 @@
 """Pre-trained word vectors (``Vectors``, ``GloVe``, ``FastText``) and ``ToVectors``."""
+from __future__ import annotations
+
 import os
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -21,7 +24,7 @@ class Vectors:
             raise ValueError(f"{cls.__name__}.from_file: {file_path!r} does not exist or is not a file")
 
     @classmethod
-    def from_file(cls, file_path, max_vectors=None):
+    def from_file(cls, file_path: str, max_vectors: int | None = None) -> Vectors:
         """Read at most ``max_vectors`` vectors from ``file_path``."""
         cls._check_file(file_path)
         if max_vectors is not None and (isinstance(max_vectors, bool) or not isinstance(max_vectors, int) or
@@ -76,7 +79,7 @@ class ToVectors(TensorOperation):
     """Tokens -> their vectors (float32); unknown tokens get ``unk_init`` (default zeros), trying the lower-case
     token first when ``lower_case_backup``."""
 
-    def __init__(self, vectors, unk_init=None, lower_case_backup=False):
+    def __init__(self, vectors: Vectors, unk_init: Sequence[float] | None = None, lower_case_backup: bool = False):
         if not isinstance(vectors, Vectors):
             raise TypeError(f"ToVectors: vectors must be Vectors, GloVe or FastText, but got {vectors!r}")
         self.vectors, self.lower_case_backup = vectors, bool(lower_case_backup)

@@ -4,7 +4,8 @@ drop those wholly outside (MindSpore's rule: a box touching the window's edge st
 height)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -79,7 +80,7 @@ class RandomResizedCropWithBBox(RandomResizedCrop):
                  max_attempts: int = 10) -> None:
         super().__init__(size, scale, ratio, interpolation, max_attempts)
 
-    def _apply(self, rng, img, bboxes):
+    def _apply(self, rng, img, bboxes):  # type: ignore[override]  # a bbox op takes (image, bboxes)
         check_rank(self._name, img, (2, 3), "<H,W> or <H,W,C>")
         b = _checked_boxes(self._name, img, bboxes)
         y, x, ch, cw = _crop_box(rng, img.shape[0], img.shape[1], self.scale, self.ratio, self.max_attempts)
@@ -96,7 +97,7 @@ class BoundingBoxAugment(TensorOperation):
     shape. Args: transform (a vision transform), ratio (float in [0, 1], default 0.3)."""
     random = True
 
-    def __init__(self, transform, ratio: float = 0.3) -> None:
+    def __init__(self, transform: Callable[..., Any], ratio: float = 0.3) -> None:
         if not callable(transform):
             raise TypeError(f"BoundingBoxAugment: transform must be a transform, but got {transform!r}")
         if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0 <= ratio <= 1:

@@ -1,6 +1,10 @@
 """More of MindSpore's vision module: the PIL-image transforms ``FiveCrop``, ``TenCrop`` and ``Grayscale`` (each
 takes a PIL image, as MindSpore's do, e.g. after ``Decode(to_pil=True)`` or ``ToPIL``) and the batch ``MixUp``."""
+from __future__ import annotations
+
 import numbers
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -21,7 +25,8 @@ def _crop_size(op, size):
     if isinstance(size, numbers.Integral) and not isinstance(size, bool):
         size = (int(size), int(size))
     if not (isinstance(size, (tuple, list)) and len(size) == 2 and
-            all(isinstance(s, numbers.Integral) and not isinstance(s, bool) and s > 0 for s in size)):
+            all(isinstance(s, numbers.Integral) and not isinstance(s, bool) and s > 0  # type: ignore[operator]
+                for s in size)):  # (typeshed's numbers.Integral has no comparisons)
         raise TypeError(f"{op}: size should be a positive int or a (height, width) pair, but got {size!r}")
     return int(size[0]), int(size[1])
 
@@ -65,7 +70,7 @@ class FiveCrop(_PILOperation):
     [0, 2, 8, 10, 5]
     """
 
-    def __init__(self, size):
+    def __init__(self, size: int | Sequence[int]):
         self.size = _crop_size("FiveCrop", size)
 
     def _apply(self, rng, img):
@@ -76,7 +81,7 @@ class TenCrop(_PILOperation):
     """``FiveCrop`` of the image and of its horizontal (``use_vertical_flip``: vertical) flip: 10 PIL images.
     Args: size (int | (h, w)), use_vertical_flip (bool, default False)."""
 
-    def __init__(self, size, use_vertical_flip=False):
+    def __init__(self, size: int | Sequence[int], use_vertical_flip: bool = False):
         self.size = _crop_size("TenCrop", size)
         if not isinstance(use_vertical_flip, bool):
             raise TypeError(f"TenCrop: use_vertical_flip must be a bool, but got {use_vertical_flip!r}")
@@ -84,14 +89,15 @@ class TenCrop(_PILOperation):
 
     def _apply(self, rng, img):
         img = _pil("TenCrop", _row_image(img))
-        flipped = img.transpose(Image.FLIP_TOP_BOTTOM if self.use_vertical_flip else Image.FLIP_LEFT_RIGHT)
+        flipped = img.transpose(Image.Transpose.FLIP_TOP_BOTTOM if self.use_vertical_flip
+                                else Image.Transpose.FLIP_LEFT_RIGHT)
         return _five("TenCrop", img, self.size) + _five("TenCrop", flipped, self.size)
 
 
 class Grayscale(_PILOperation):
     """A PIL image in grey (PIL's ``convert('L')``), with 1 or 3 (equal) channels. Args: num_output_channels."""
 
-    def __init__(self, num_output_channels=1):
+    def __init__(self, num_output_channels: int = 1):
         if num_output_channels not in (1, 3) or isinstance(num_output_channels, bool):
             raise ValueError(f"Grayscale: num_output_channels should be either 1 or 3, got {num_output_channels!r}")
         self.num_output_channels = num_output_channels
@@ -112,8 +118,12 @@ class MixUp(TensorOperation):
 
     Args: batch_size (int), alpha (float > 0), is_single (bool, default True)."""
     random = True
+    batch_size: int
+    alpha: float
+    is_single: bool
+    _previous: tuple[Any, Any] | None
 
-    def __init__(self, batch_size, alpha, is_single=True):
+    def __init__(self, batch_size: int, alpha: float, is_single: bool = True):
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size <= 0:
             raise ValueError(f"MixUp: batch_size must be a positive int, but got {batch_size!r}")
         if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or alpha <= 0:

@@ -1,10 +1,17 @@
 """The base of the PyTorch-style optimizers: parameter groups with their own hyper-parameters, state slots as
 Parameters named ``<slot>.<param name>`` (MindSpore's names, so checkpoints interoperate)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...common.parameter import Parameter, ParameterTuple
 from ...common.tensor import Tensor, to_array, wrap
 from ...nn.cell import Cell
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable
 
 __all__ = ["Optimizer"]
 
@@ -14,7 +21,7 @@ class Optimizer(Cell):
     each group falls back to). Subclasses define ``construct(gradients)`` using ``self.param_groups``.
     ``param_groups[i]['lr']`` may be changed between steps (learning-rate schedules)."""
 
-    def __init__(self, params, defaults):
+    def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         super().__init__(auto_prefix=False)
         params = list(params) if not isinstance(params, Parameter) else [params]
         if not params:
@@ -32,7 +39,7 @@ class Optimizer(Cell):
         self.parameters = ParameterTuple(flat)
         self.__dict__["_step_count"] = 0
 
-    def add_param_group(self, param_group):
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
         if not isinstance(param_group, dict) or "params" not in param_group:
             raise TypeError(f"For '{self.cls_name}', a parameter group must be a dict with a 'params' key.")
         group = dict(param_group)
@@ -92,7 +99,7 @@ class Optimizer(Cell):
     def _set(param, value):
         param._set_value(value.astype(param._value.dtype))
 
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Any:
         raise NotImplementedError(f"{self.cls_name} must define construct(gradients).")
 
     @staticmethod

@@ -7,12 +7,21 @@ taking ``|g| + eps``, epsilon inside both Adadelta roots). SGD's dampening and A
 differ from optax's ``trace`` / ``scale_by_rss``, and optax's radam / nadam lack PyTorch's SMA
 threshold form and momentum schedule, so those four are written out.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
 
 from ._base import Optimizer
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable
+
+    from ...common.tensor import Tensor
 
 __all__ = ["SGD", "Adam", "AdamW", "Adamax", "Adadelta", "Adagrad", "RAdam", "NAdam"]
 
@@ -32,7 +41,8 @@ class SGD(Optimizer):
     """SGD with momentum, dampening, Nesterov and weight decay (PyTorch's rules). State: ``accum.<p>`` (the
     momentum buffer) and ``stat.<p>`` (1 until the first step)."""
 
-    def __init__(self, params, lr, momentum=0, dampening=0, weight_decay=0.0, nesterov=False, *, maximize=False):
+    def __init__(self, params: Iterable[Any], lr: float, momentum: float = 0, dampening: float = 0,
+                 weight_decay: float = 0.0, nesterov: bool = False, *, maximize: bool = False) -> None:
         _check("SGD", lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay)
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("For 'SGD', Nesterov momentum needs momentum > 0 and dampening = 0.")
@@ -50,7 +60,7 @@ class SGD(Optimizer):
         self._set(self.stat[i], jnp.zeros_like(self.stat[i]._value))
         return first, self.accum[i]
 
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         for group, i, p, g in self._grouped(gradients):
             w = p._value
             if group["weight_decay"]:
@@ -71,8 +81,9 @@ class Adam(Optimizer):
 
     _decoupled = False
 
-    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.0, amsgrad=False, *,
-                 maximize=False):
+    def __init__(self, params: Iterable[Any], lr: float = 0.001, betas: tuple[float, ...] = (0.9, 0.999),
+                 eps: float = 1e-08, weight_decay: float = 0.0, amsgrad: bool = False, *,
+                 maximize: bool = False) -> None:
         _check(self.__class__.__name__, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay)
         if not all(0 <= b < 1 for b in betas):
             raise ValueError(f"For '{self.__class__.__name__}', 'betas' must be in [0, 1), but got {betas}.")
@@ -86,7 +97,7 @@ class Adam(Optimizer):
 
     _max_only_with_amsgrad = False
 
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         step = (self.state_step._value + 1).reshape(()).astype(jnp.int32)
         self._set(self.state_step, self.state_step._value + 1)
         for group, i, p, g in self._grouped(gradients):
@@ -120,8 +131,9 @@ class AdamW(Adam):
 
     _decoupled = True
 
-    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, *,
-                 maximize=False):
+    def __init__(self, params: Iterable[Any], lr: float = 0.001, betas: tuple[float, ...] = (0.9, 0.999),
+                 eps: float = 1e-08, weight_decay: float = 0.01, amsgrad: bool = False, *,
+                 maximize: bool = False) -> None:
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
 
 
@@ -129,7 +141,8 @@ class Adamax(Optimizer):
     """Adamax (PyTorch): ``u = max(beta2 * u, |g| + eps)``; ``param -= lr / (1 - beta1^t) * m / u``.
     State: ``step_t``, ``exp_avg.<p>``, ``exp_inf.<p>``."""
 
-    def __init__(self, params, lr=0.002, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.0, *, maximize=False):
+    def __init__(self, params: Iterable[Any], lr: float = 0.002, betas: tuple[float, ...] = (0.9, 0.999),
+                 eps: float = 1e-08, weight_decay: float = 0.0, *, maximize: bool = False) -> None:
         _check("Adamax", lr=lr, betas=betas, eps=eps, weight_decay=weight_decay)
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
                                       maximize=maximize))
@@ -137,7 +150,7 @@ class Adamax(Optimizer):
         self.exp_avg = self._slots("exp_avg")
         self.exp_inf = self._slots("exp_inf")
 
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         step = self._advance_step()
         for group, i, p, g in self._grouped(gradients):
             w = p._value
@@ -156,13 +169,14 @@ class Adamax(Optimizer):
 class Adadelta(Optimizer):
     """Adadelta (PyTorch, = optax.scale_by_adadelta). State: ``accum.<p>``, ``accum_update.<p>``."""
 
-    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-06, weight_decay=0.0, *, maximize=False):
+    def __init__(self, params: Iterable[Any], lr: float = 1.0, rho: float = 0.9, eps: float = 1e-06,
+                 weight_decay: float = 0.0, *, maximize: bool = False) -> None:
         _check("Adadelta", lr=lr, rho=rho, eps=eps, weight_decay=weight_decay)
         super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize))
         self.accum = self._slots("accum")
         self.accum_update = self._slots("accum_update")
 
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         for group, i, p, g in self._grouped(gradients):
             w = p._value
             if group["weight_decay"]:
@@ -180,8 +194,8 @@ class Adagrad(Optimizer):
     """Adagrad (PyTorch): ``clr = lr / (1 + (t - 1) * lr_decay)``; ``sum += g^2``;
     ``param -= clr * g / (sqrt(sum) + eps)``. State: ``accum.<p>``, ``step_t``."""
 
-    def __init__(self, params, lr=0.01, lr_decay=0.0, weight_decay=0.0, initial_accumulator_value=0.0, eps=1e-10, *,
-                 maximize=False):
+    def __init__(self, params: Iterable[Any], lr: float = 0.01, lr_decay: float = 0.0, weight_decay: float = 0.0,
+                 initial_accumulator_value: float = 0.0, eps: float = 1e-10, *, maximize: bool = False) -> None:
         _check("Adagrad", lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
                initial_accumulator_value=initial_accumulator_value, eps=eps)
         super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
@@ -189,7 +203,7 @@ class Adagrad(Optimizer):
         self.accum = self._slots("accum", initial_accumulator_value)
         self.step_t = self._step_param("step_t")
 
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         step = self._advance_step()
         for group, i, p, g in self._grouped(gradients):
             w = p._value
@@ -207,14 +221,15 @@ class RAdam(Optimizer):
     length exceeds 5, a bias-corrected momentum step before. State: ``step_t``, ``exp_avg.<p>``,
     ``exp_avg_sq.<p>``."""
 
-    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.0):
+    def __init__(self, params: Iterable[Any], lr: float = 0.001, betas: tuple[float, ...] = (0.9, 0.999),
+                 eps: float = 1e-08, weight_decay: float = 0.0) -> None:
         _check("RAdam", lr=lr, betas=betas, eps=eps, weight_decay=weight_decay)
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay))
         self.step_t = self._step_param("step_t")
         self.exp_avg = self._slots("exp_avg")
         self.exp_avg_sq = self._slots("exp_avg_sq")
 
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         step = self._advance_step()
         t = step.astype(jnp.float32)
         for group, i, p, g in self._grouped(gradients):
@@ -242,7 +257,8 @@ class NAdam(Optimizer):
     ``mu_t = beta1 * (1 - 0.5 * 0.96 ** (t * momentum_decay))``. State: ``step_t``, ``exp_avg.<p>``,
     ``exp_avg_sq.<p>`` (the product of the ``mu_t`` is recomputed from the step)."""
 
-    def __init__(self, params, lr=0.002, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.0, momentum_decay=0.004):
+    def __init__(self, params: Iterable[Any], lr: float = 0.002, betas: tuple[float, ...] = (0.9, 0.999),
+                 eps: float = 1e-08, weight_decay: float = 0.0, momentum_decay: float = 0.004) -> None:
         _check("NAdam", lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, momentum_decay=momentum_decay)
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
                                       momentum_decay=momentum_decay))
@@ -250,7 +266,7 @@ class NAdam(Optimizer):
         self.exp_avg = self._slots("exp_avg")
         self.exp_avg_sq = self._slots("exp_avg_sq")
 
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         step = self._advance_step()
         t = step.astype(jnp.float32)
         for group, i, p, g in self._grouped(gradients):

@@ -3,11 +3,20 @@
 RMSprop is optax's ``scale_by_rms`` / ``scale_by_stddev`` only with epsilon inside the root, where PyTorch and
 MindSpore add it outside; Rprop's and ASGD's step-size rules are MindSpore's own: all three are written out.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax.numpy as jnp
 import numpy as np
 
 from ._base import Optimizer
 from ._optimizers import _check, _lr
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable
+
+    from ...common.tensor import Tensor
 
 __all__ = ["RMSprop", "Rprop", "ASGD"]
 
@@ -17,8 +26,9 @@ class RMSprop(Optimizer):
     gradient) or ``sqrt(sq) + eps``; with momentum ``buf = momentum * buf + g / avg``, ``param -= lr * buf``, else
     ``param -= lr * g / avg``. State: ``mean_grad.<p>``, ``mean_square.<p>``, ``moment.<p>``."""
 
-    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0.0, momentum=0.0, centered=False,
-                 maximize=False):
+    def __init__(self, params: Iterable[Any], lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
+                 weight_decay: float = 0.0, momentum: float = 0.0, centered: bool = False,
+                 maximize: bool = False) -> None:
         _check("RMSprop", lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum)
         super().__init__(params, dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
                                       weight_decay=weight_decay, maximize=maximize))
@@ -26,7 +36,7 @@ class RMSprop(Optimizer):
         self.mean_square = self._slots("mean_square")
         self.moment = self._slots("moment")
 
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         for group, i, p, g in self._grouped(gradients):
             w = p._value
             if group["weight_decay"]:
@@ -56,7 +66,8 @@ class Rprop(Optimizer):
     ignored), clipped to ``step_sizes``; ``param -= sign(grad) * step_size``. State: ``prev.<p>``,
     ``step_size.<p>``, ``step_t``."""
 
-    def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *, maximize=False):
+    def __init__(self, params: Iterable[Any], lr: float = 1e-2, etas: tuple[float, ...] = (0.5, 1.2),
+                 step_sizes: tuple[float, float] = (1e-6, 50), *, maximize: bool = False) -> None:
         _check("Rprop", lr=lr, step_sizes=tuple(step_sizes))
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError(f"For 'Rprop', 'etas' must satisfy 0 < etas[0] < 1 < etas[1], but got {etas!r}.")
@@ -65,7 +76,7 @@ class Rprop(Optimizer):
         self.step_size = self._slots("step_size")
         self.step_t = self._step_param("step_t")
 
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         step = self._advance_step()
         for group, i, p, g in self._grouped(gradients):
             w = p._value
@@ -87,7 +98,8 @@ class ASGD(Optimizer):
     ``t0`` on; ``eta = lr / (1 + lambd * lr * t)^alpha``, ``mu = 1 / max(1, t - t0)`` for the next step.
     State: ``ax.<p>``, ``step_t``."""
 
-    def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0.0, maximize=False):
+    def __init__(self, params: Iterable[Any], lr: float = 1e-2, lambd: float = 1e-4, alpha: float = 0.75,
+                 t0: float = 1e6, weight_decay: float = 0.0, maximize: bool = False) -> None:
         _check("ASGD", lr=lr, weight_decay=weight_decay)
         for name, v in (("lambd", lambd), ("t0", t0)):
             if not isinstance(v, float):
@@ -97,7 +109,7 @@ class ASGD(Optimizer):
         self.ax = self._slots("ax")
         self.step_t = self._step_param("step_t")
 
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         step = self._advance_step()
         t = step.astype(jnp.float32)
         for group, i, p, g in self._grouped(gradients):

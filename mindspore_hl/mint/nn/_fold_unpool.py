@@ -1,7 +1,14 @@
 """``mint.nn.Unfold`` / ``Fold`` (PyTorch's im2col / col2im) and ``mint.nn.MaxUnpool2d``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...nn.cell import Cell
 from ...nn.layer import _unpool_unfold as _uu
 from ...nn.layer._checks import check_input
+
+if TYPE_CHECKING:
+    from ...common.tensor import Tensor
 
 __all__ = ["Unfold", "Fold", "MaxUnpool2d"]
 
@@ -16,13 +23,14 @@ def _pair(cls, name, value):
 class Unfold(Cell):
     """Sliding local blocks as columns: (N, C, H, W) -> (N, C * kh * kw, L) (depth ordered channel, row, col)."""
 
-    def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
+    def __init__(self, kernel_size: int | tuple[int, ...], dilation: int | tuple[int, ...] = 1,
+                 padding: int | tuple[int, ...] = 0, stride: int | tuple[int, ...] = 1) -> None:
         super().__init__()
         self.kernel_size, self.dilation = _pair("Unfold", "kernel_size", kernel_size), _pair("Unfold", "dilation",
                                                                                              dilation)
         self.padding, self.stride = _pair("Unfold", "padding", padding), _pair("Unfold", "stride", stride)
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         check_input(self, input, ("N", "C", "H", "W"))
         return _uu.im2col(input, self.kernel_size, self.dilation, self.padding, self.stride)
 
@@ -30,14 +38,16 @@ class Unfold(Cell):
 class Fold(Cell):
     """Columns back to an image, overlaps summed: (N, C * kh * kw, L) -> (N, C, *output_size)."""
 
-    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    def __init__(self, output_size: int | tuple[int, ...], kernel_size: int | tuple[int, ...],
+                 dilation: int | tuple[int, ...] = 1, padding: int | tuple[int, ...] = 0,
+                 stride: int | tuple[int, ...] = 1) -> None:
         super().__init__()
         self.output_size = _pair("Fold", "output_size", output_size)
         self.kernel_size, self.dilation = _pair("Fold", "kernel_size", kernel_size), _pair("Fold", "dilation",
                                                                                            dilation)
         self.padding, self.stride = _pair("Fold", "padding", padding), _pair("Fold", "stride", stride)
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         kk = self.kernel_size[0] * self.kernel_size[1]
         blocks = [(o + 2 * p - d * (k - 1) - 1) // s + 1 for o, p, d, k, s in
                   zip(self.output_size, self.padding, self.dilation, self.kernel_size, self.stride)]
@@ -51,5 +61,5 @@ class Fold(Cell):
 class MaxUnpool2d(_uu.MaxUnpool2d):
     """Inverse of max_pool2d with indices; PyTorch-style ``construct(input, indices, output_size=None)``."""
 
-    def construct(self, input, indices, output_size=None):
+    def construct(self, input: Tensor, indices: Tensor, output_size: int | tuple[int, ...] | None = None) -> Tensor:
         return super().construct(input, indices, output_size)

@@ -2,6 +2,8 @@
 to the kernel size) and parameter names (``weight``, ``bias``, ``running_mean`` ...), computed with the same
 private maths as the ``nn`` layers.
 """
+from __future__ import annotations
+
 import math
 
 import jax.numpy as jnp
@@ -126,63 +128,63 @@ class LogSigmoid(_Act):
 class GELU(Cell):
     """GELU: exact (approximate='none', the default) or the tanh formula (approximate='tanh')."""
 
-    def __init__(self, approximate="none"):
+    def __init__(self, approximate: str = "none") -> None:
         super().__init__()
         self.approximate = approximate
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         return ops.gelu(input, self.approximate)
 
 
 class ELU(Cell):
     """x if x > 0 else alpha * (exp(x) - 1) (any alpha)."""
 
-    def __init__(self, alpha=1.0, inplace=False):
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
         self.alpha, self.inplace = float(alpha), inplace
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         return _elu(input, self.alpha)
 
 
 class Hardshrink(Cell):
-    def __init__(self, lambd=0.5):
+    def __init__(self, lambd: float = 0.5) -> None:
         super().__init__()
         self.lambd = float(lambd)
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         return _hshrink(input, self.lambd)
 
 
 class Hardtanh(Cell):
-    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
         if min_val >= max_val:
             raise ValueError(f"Hardtanh: 'min_val' ({min_val}) must be less than 'max_val' ({max_val}).")
         self.min_val, self.max_val, self.inplace = float(min_val), float(max_val), inplace
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         return _hardtanh(input, self.min_val, self.max_val)
 
 
 class Threshold(Cell):
-    def __init__(self, threshold, value, inplace=False):
+    def __init__(self, threshold: float, value: Tensor, inplace: bool = False) -> None:
         super().__init__()
         self.threshold, self.value, self.inplace = float(threshold), float(value), inplace
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         return _threshold(input, self.threshold, self.value)
 
 
 class PReLU(Cell):
     """x where x >= 0 else weight * x; ``weight`` (num_parameters,) starts at ``init``."""
 
-    def __init__(self, num_parameters=1, init=0.25, dtype=None):
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, dtype: mstype.Type | None = None) -> None:
         super().__init__()
         self.num_parameters = positive_int("PReLU", "num_parameters", num_parameters)
         self.weight = Parameter(Tensor(np.full((num_parameters,), init, np.float32)).astype(dtype or mstype.float32))
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         check_float(self, input)
         return _prelu(input, self.weight)
 
@@ -193,21 +195,21 @@ def _implicit_dim(ndim):
 
 
 class Softmax(Cell):
-    def __init__(self, dim=None):
+    def __init__(self, dim: int | None = None) -> None:
         super().__init__()
         self.dim = dim
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         dim = _implicit_dim(input.ndim) if self.dim is None else self.dim
         return _softmin(-input, dim)
 
 
 class LogSoftmax(Cell):
-    def __init__(self, dim=None):
+    def __init__(self, dim: int | None = None) -> None:
         super().__init__()
         self.dim = dim
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         return ops.log_softmax(input, _implicit_dim(input.ndim) if self.dim is None else self.dim)
 
 
@@ -292,8 +294,10 @@ class Conv1d(_ConvNd):
 
     _nd = 1
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", dtype=None):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...],
+                 stride: int | tuple[int, ...] = 1, padding: int | tuple[int, ...] | str = 0,
+                 dilation: int | tuple[int, ...] = 1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 dtype: mstype.Type | None = None) -> None:
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
                          padding_mode, dtype)
 
@@ -301,8 +305,10 @@ class Conv1d(_ConvNd):
 class Conv2d(_ConvNd):
     """2-D convolution, PyTorch-style (see Conv1d)."""
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", dtype=None):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...],
+                 stride: int | tuple[int, ...] = 1, padding: int | tuple[int, ...] | str = 0,
+                 dilation: int | tuple[int, ...] = 1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 dtype: mstype.Type | None = None) -> None:
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
                          padding_mode, dtype)
 
@@ -312,8 +318,10 @@ class Conv3d(_ConvNd):
 
     _nd = 3
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", dtype=None):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...],
+                 stride: int | tuple[int, ...] = 1, padding: int | tuple[int, ...] | str = 0,
+                 dilation: int | tuple[int, ...] = 1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 dtype: mstype.Type | None = None) -> None:
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
                          padding_mode, dtype)
 
@@ -324,8 +332,11 @@ class ConvTranspose2d(_ConvNd):
 
     _transposed = True
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
-                 bias=True, dilation=1, padding_mode="zeros", dtype=None):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...],
+                 stride: int | tuple[int, ...] = 1, padding: int | tuple[int, ...] = 0,
+                 output_padding: int | tuple[int, ...] = 0, groups: int = 1, bias: bool = True,
+                 dilation: int | tuple[int, ...] = 1, padding_mode: str = "zeros",
+                 dtype: mstype.Type | None = None) -> None:
         if padding_mode != "zeros":
             raise ValueError(f"ConvTranspose2d: only padding_mode='zeros' is supported, but got {padding_mode!r}.")
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,

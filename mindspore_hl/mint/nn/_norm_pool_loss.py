@@ -1,4 +1,6 @@
 """``mint.nn`` normalisation, pooling, resizing and loss classes (PyTorch-style arguments and parameter names)."""
+from __future__ import annotations
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -85,8 +87,9 @@ class SyncBatchNorm(_BatchNorm):
 
     _ranks = (2, 3, 4, 5)
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
-                 process_group=None, dtype=None):
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, process_group: str | None = None,
+                 dtype: mstype.Type | None = None) -> None:
         super().__init__(num_features, eps, momentum, affine, track_running_stats, dtype)
         self.process_group = process_group
 
@@ -94,7 +97,8 @@ class SyncBatchNorm(_BatchNorm):
 class GroupNorm(Cell):
     """Group normalisation of (N, C, ...) with per-channel ``weight`` / ``bias``."""
 
-    def __init__(self, num_groups, num_channels, eps=1e-05, affine=True, dtype=None):
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-05, affine: bool = True,
+                 dtype: mstype.Type | None = None) -> None:
         super().__init__()
         self.num_groups = positive_int("GroupNorm", "num_groups", num_groups)
         self.num_channels = positive_int("GroupNorm", "num_channels", num_channels)
@@ -105,7 +109,7 @@ class GroupNorm(Cell):
         self.weight = Parameter(initializer("ones", (num_channels,), dtype)) if affine else None
         self.bias = Parameter(initializer("zeros", (num_channels,), dtype)) if affine else None
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         check_input(self, input, ("N", self.num_channels, "..."), note=f"num_channels={self.num_channels}")
         return ops.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
@@ -136,7 +140,9 @@ class _AvgPool(Cell):
 class AvgPool1d(_AvgPool):
     """Average pooling of (N, C, L); stride defaults to kernel_size."""
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    def __init__(self, kernel_size: int | tuple[int, ...], stride: int | tuple[int, ...] | None = None,
+                 padding: int | tuple[int, ...] = 0, ceil_mode: bool = False,
+                 count_include_pad: bool = True) -> None:
         super().__init__(kernel_size, stride, padding, ceil_mode, count_include_pad)
 
 
@@ -175,7 +181,7 @@ class _AdaptivePool(Cell):
 class AdaptiveAvgPool1d(_AdaptivePool):
     """Average pooling of (N, C, L) to ``output_size`` (PyTorch's bins; any length)."""
 
-    def __init__(self, output_size):
+    def __init__(self, output_size: int | tuple[int, ...]) -> None:
         super().__init__(output_size)
 
 
@@ -184,7 +190,7 @@ class AdaptiveAvgPool3d(_AdaptivePool):
 
     _nd = 3
 
-    def __init__(self, output_size):
+    def __init__(self, output_size: int | tuple[int, ...]) -> None:
         super().__init__(output_size)
 
 
@@ -207,14 +213,14 @@ class Upsample(_nn.Upsample):
 class UpsamplingBilinear2d(_nn.Upsample):
     """Bilinear resizing of (N, C, H, W) with align_corners=True."""
 
-    def __init__(self, size=None, scale_factor=None):
+    def __init__(self, size: int | tuple[int, ...] | None = None, scale_factor: float | None = None) -> None:
         super().__init__(size, scale_factor, "bilinear", True)
 
 
 class UpsamplingNearest2d(_nn.Upsample):
     """Nearest-neighbour resizing of (N, C, H, W)."""
 
-    def __init__(self, size=None, scale_factor=None):
+    def __init__(self, size: int | tuple[int, ...] | None = None, scale_factor: float | None = None) -> None:
         super().__init__(size, scale_factor, "nearest")
 
 
@@ -225,21 +231,21 @@ class BCELoss(_loss.BCELoss):
 class BCEWithLogitsLoss(_loss.BCEWithLogitsLoss):
     """Binary cross-entropy of logits: ``BCEWithLogitsLoss(weight=None, reduction='mean', pos_weight=None)``."""
 
-    def __init__(self, weight=None, reduction="mean", pos_weight=None):
+    def __init__(self, weight: Tensor | None = None, reduction: str = "mean", pos_weight: Tensor | None = None) -> None:
         super().__init__(reduction, weight, pos_weight)
 
 
 class KLDivLoss(Cell):
     """KL divergence of log-probabilities ``input`` from ``target`` (log-probabilities with ``log_target``)."""
 
-    def __init__(self, reduction="mean", log_target=False):
+    def __init__(self, reduction: str = "mean", log_target: bool = False) -> None:
         super().__init__()
         if reduction not in ("mean", "batchmean", "sum", "none"):
             raise ValueError(f"KLDivLoss: 'reduction' must be 'mean', 'batchmean', 'sum' or 'none', but got "
                              f"{reduction!r}.")
         self.reduction, self.log_target = reduction, bool(log_target)
 
-    def construct(self, input, target):
+    def construct(self, input: Tensor, target: Tensor) -> Tensor:
         x, t = input._value, target._value
         loss = jnp.exp(t) * (t - x) if self.log_target else jax.scipy.special.xlogy(t, t) - t * x
         if self.reduction == "mean":
@@ -262,5 +268,5 @@ class MSELoss(_loss.MSELoss):
 class SmoothL1Loss(_loss.SmoothL1Loss):
     """Smooth L1 (Huber with threshold ``beta``): ``SmoothL1Loss(reduction='mean', beta=1.0)``."""
 
-    def __init__(self, reduction="mean", beta=1.0):
+    def __init__(self, reduction: str = "mean", beta: float = 1.0) -> None:
         super().__init__(beta, reduction)

@@ -1,11 +1,18 @@
 """``mint.optim`` Adam / AdamW / SGD: the ``experimental.optim`` maths with mint's own state names (no
 ``max_exp_avg_sq`` without amsgrad, a Float32 ``state_step`` of shape (1,); SGD's ``momentum_buf`` and
 ``step_t``)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
 from ...experimental import optim as _exp
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable
 
 __all__ = ["Adam", "AdamW", "FusedAdamW", "SGD"]
 
@@ -39,7 +46,8 @@ class FusedAdamW(AdamW):
 class SGD(_exp.SGD):
     """SGD (PyTorch's maths); state ``momentum_buf.<p>`` and ``step_t``."""
 
-    def __init__(self, params, lr, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, maximize=False):
+    def __init__(self, params: Iterable[Any], lr: float, momentum: float = 0, dampening: float = 0,
+                 weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False) -> None:
         super().__init__(params, lr, momentum, dampening, weight_decay, nesterov, maximize=maximize)
 
     def _make_state(self):
@@ -49,7 +57,7 @@ class SGD(_exp.SGD):
     def _first_and_buffer(self, i):
         return self.step_t._value == i * 0, self.momentum_buf[i]
 
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         out = super().construct(gradients)
         self._set(self.step_t, self.step_t._value + 1)
         return out

@@ -1,4 +1,6 @@
 """Activation Cells (``nn.ReLU``, ``nn.GELU`` ...) and ``get_activation`` for string arguments."""
+from __future__ import annotations
+
 from ... import ops
 from ..cell import Cell
 from ._checks import check_input
@@ -32,7 +34,7 @@ class ReLU6(_Elementwise):
 class LeakyReLU(_Elementwise):
     """x where x >= 0 else alpha * x. Args: alpha (default 0.2, MindSpore's default)."""
 
-    def __init__(self, alpha=0.2):
+    def __init__(self, alpha: float = 0.2) -> None:
         super().__init__()
         if not isinstance(alpha, (int, float)) or isinstance(alpha, bool):
             raise TypeError(f"LeakyReLU: 'alpha' must be a number, but got {alpha!r}.")
@@ -45,7 +47,7 @@ class LeakyReLU(_Elementwise):
 class GELU(_Elementwise):
     """GELU. Args: approximate: True (MindSpore's default) uses the tanh formula, False the exact erf one."""
 
-    def __init__(self, approximate=True):
+    def __init__(self, approximate: bool = True) -> None:
         super().__init__()
         self.approximate = bool(approximate)
 
@@ -73,7 +75,7 @@ class Tanh(_Elementwise):
 class Softmax(_Elementwise):
     """Softmax along ``axis`` (default -1)."""
 
-    def __init__(self, axis=-1):
+    def __init__(self, axis: int = -1) -> None:
         super().__init__()
         self.axis = axis
 
@@ -85,7 +87,7 @@ class Softmax(_Elementwise):
 class LogSoftmax(_Elementwise):
     """Log-softmax along ``axis`` (default -1)."""
 
-    def __init__(self, axis=-1):
+    def __init__(self, axis: int = -1) -> None:
         super().__init__()
         self.axis = axis
 
@@ -104,7 +106,7 @@ _ACTIVATIONS = {"relu": ReLU, "relu6": ReLU6, "leakyrelu": LeakyReLU, "gelu": GE
                 "sigmoid": Sigmoid, "tanh": Tanh, "softmax": Softmax, "logsoftmax": LogSoftmax}
 
 
-def get_activation(name, prim_name=None):
+def get_activation(name: str, prim_name: str | None = None) -> Cell | None:
     """The activation Cell for a MindSpore name ('relu', 'gelu', 'tanh', ...); None for None."""
     if name is None:
         return None

@@ -3,6 +3,8 @@
 The functional forms of these activations are not ops yet; each Cell computes with a private ``_name`` function
 (wrapped with ``ops._core.op`` so errors name the op) that the functional op can later replace.
 """
+from __future__ import annotations
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -138,7 +140,7 @@ class _Scalar(_Elementwise):
 class ELU(_Scalar):
     """x if x > 0 else alpha * (exp(x) - 1)."""
 
-    def __init__(self, alpha=1.0):
+    def __init__(self, alpha: float = 1.0) -> None:
         super().__init__(alpha)
         if self.alpha != 1.0:  # MindSpore's Elu primitive supports only alpha = 1.0
             raise ValueError(f"ELU: 'alpha' must be 1.0 (as in MindSpore), but got {alpha}.")
@@ -150,7 +152,7 @@ class ELU(_Scalar):
 class CELU(_Scalar):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
 
-    def __init__(self, alpha=1.0):
+    def __init__(self, alpha: float = 1.0) -> None:
         super().__init__(alpha)
         if self.alpha == 0:
             raise ValueError("CELU: 'alpha' must not be 0.")
@@ -197,7 +199,7 @@ class Softsign(_Elementwise):
 class Hardtanh(_Elementwise):
     """clip(x, min_val, max_val)."""
 
-    def __init__(self, min_val=-1.0, max_val=1.0):
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0) -> None:
         super().__init__()
         self.min_val = _number("Hardtanh", "min_val", min_val)
         self.max_val = _number("Hardtanh", "max_val", max_val)
@@ -220,7 +222,7 @@ class HShrink(_Scalar):
 
     _arg = "lambd"
 
-    def __init__(self, lambd=0.5):
+    def __init__(self, lambd: float = 0.5) -> None:
         super().__init__(lambd)
 
     def _fn(self, x):
@@ -232,7 +234,7 @@ class SoftShrink(_Scalar):
 
     _arg = "lambd"
 
-    def __init__(self, lambd=0.5):
+    def __init__(self, lambd: float = 0.5) -> None:
         super().__init__(lambd)
         if self.lambd < 0:
             raise ValueError(f"SoftShrink: 'lambd' must be >= 0, but got {lambd}.")
@@ -251,7 +253,7 @@ class Tanhshrink(_Elementwise):
 class Threshold(_Elementwise):
     """x where x > threshold, else value."""
 
-    def __init__(self, threshold, value):
+    def __init__(self, threshold: float, value: float) -> None:
         super().__init__()
         self.threshold = _number("Threshold", "threshold", threshold)
         self.value = _number("Threshold", "value", value)
@@ -263,7 +265,7 @@ class Threshold(_Elementwise):
 class Softmin(_Elementwise):
     """softmax(-x) along ``axis``."""
 
-    def __init__(self, axis=-1):
+    def __init__(self, axis: int = -1) -> None:
         super().__init__()
         self.axis = axis
 
@@ -275,7 +277,7 @@ class Softmin(_Elementwise):
 class Softmax2d(Cell):
     """Softmax over the channels of (N, C, H, W) or (C, H, W) input."""
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("N", "C", "H", "W"), ("C", "H", "W"))
         return _softmin(-x, -3)
 
@@ -283,11 +285,11 @@ class Softmax2d(Cell):
 class GLU(Cell):
     """Gated linear unit: a * sigmoid(b) where (a, b) are the two halves of the input along ``axis``."""
 
-    def __init__(self, axis=-1):
+    def __init__(self, axis: int = -1) -> None:
         super().__init__()
         self.axis = axis
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("...",))
         _check_axis(self, x, self.axis)
         if x.shape[self.axis] % 2:
@@ -312,7 +314,7 @@ class PReLU(Cell):
             MindSpore's checkpoints.
     """
 
-    def __init__(self, channel=1, w=0.25):
+    def __init__(self, channel: int = 1, w: float | list[float] | tuple[float, ...] | Tensor = 0.25) -> None:
         super().__init__()
         self.channel = positive_int("PReLU", "channel", channel)
         if isinstance(w, (list, tuple)):
@@ -327,7 +329,7 @@ class PReLU(Cell):
             raise ValueError(f"PReLU: 'w' must have shape ({channel},), but got {tuple(w.shape)}.")
         self.w = Parameter(w)
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("...",))
         check_float(self, x)
         if self.channel > 1 and (x.ndim < 2 or x.shape[1] != self.channel):
@@ -342,14 +344,14 @@ class RReLU(Cell):
     As in MindSpore 2.10, the slopes are drawn in training and in eval mode alike.
     """
 
-    def __init__(self, lower=1 / 8, upper=1 / 3):
+    def __init__(self, lower: float = 1 / 8, upper: float = 1 / 3) -> None:
         super().__init__()
         self.lower = _number("RReLU", "lower", lower)
         self.upper = _number("RReLU", "upper", upper)
         if self.lower > self.upper:
             raise ValueError(f"RReLU: 'lower' ({lower}) must be <= 'upper' ({upper}).")
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("...",))
         check_float(self, x)
         slope = jax.random.uniform(seed.next_key(), x.shape, jnp.float32, self.lower, self.upper)

@@ -1,4 +1,8 @@
 """Basic layers: ``Dense``, ``Flatten``, ``Identity``, ``Dropout``, ``Pad``, ``Embedding``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax
 import jax.numpy as jnp
 
@@ -8,6 +12,12 @@ from ...common.tensor import wrap
 from ..cell import Cell
 from ._activation import get_activation
 from ._checks import check_float, check_input, choice, default_bias_init, default_weight_init, make_param, positive_int
+
+if TYPE_CHECKING:
+    from typing import Callable
+
+    from ...common.initializer import Initializer
+    from ...common.tensor import Tensor
 
 __all__ = ["Dense", "Flatten", "Identity", "Dropout", "Pad", "Embedding"]
 
@@ -23,8 +33,11 @@ class Dense(Cell):
     Inputs: (*, in_channels). Outputs: (*, out_channels).
     """
 
-    def __init__(self, in_channels, out_channels, weight_init=None, bias_init=None, has_bias=True, activation=None,
-                 dtype=mstype.float32):
+    def __init__(self, in_channels: int, out_channels: int,
+                 weight_init: str | float | Tensor | Initializer | None = None,
+                 bias_init: str | float | Tensor | Initializer | None = None, has_bias: bool = True,
+                 activation: str | Cell | Callable[..., Tensor] | None = None,
+                 dtype: mstype.Type = mstype.float32) -> None:
         super().__init__()
         self.in_channels = positive_int("Dense", "in_channels", in_channels)
         self.out_channels = positive_int("Dense", "out_channels", out_channels)
@@ -40,7 +53,7 @@ class Dense(Cell):
         self.activation = get_activation(activation, "Dense") if isinstance(activation, str) else activation
         self.activation_flag = self.activation is not None
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("...", self.in_channels), note=f"in_channels={self.in_channels}")
         check_float(self, x)
         y = ops.dense(x, self.weight, self.bias)
@@ -48,7 +61,7 @@ class Dense(Cell):
             y = self.activation(y)
         return y
 
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         s = f"input_channels={self.in_channels}, output_channels={self.out_channels}"
         if self.has_bias:
             s += f", has_bias={self.has_bias}"
@@ -60,11 +73,11 @@ class Dense(Cell):
 class Flatten(Cell):
     """Merge dims ``start_dim``..``end_dim`` into one (default: everything after the batch dim)."""
 
-    def __init__(self, start_dim=1, end_dim=-1):
+    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
         self.start_dim, self.end_dim = start_dim, end_dim
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         shape = check_input(self, x, ("...",))
         if not shape:
             return x.reshape(1)
@@ -80,7 +93,7 @@ class Flatten(Cell):
 class Identity(Cell):
     """Returns its input."""
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         return x
 
 
@@ -92,7 +105,7 @@ class Dropout(Cell):
         p: the probability of dropping an element (preferred; overrides keep_prob).
     """
 
-    def __init__(self, keep_prob=0.5, p=None, dtype=mstype.float32):
+    def __init__(self, keep_prob: float = 0.5, p: float | None = None, dtype: mstype.Type = mstype.float32) -> None:
         super().__init__()
         if p is None:
             if not isinstance(keep_prob, (int, float)) or not 0 < keep_prob <= 1:
@@ -105,13 +118,13 @@ class Dropout(Cell):
             self.keep_prob, self.p = 1.0 - p, p
             self._drop = float(p)
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("...",))
         if not self.training or self._drop == 0:
             return x
         return ops.dropout(x, p=self._drop, training=True)
 
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         return f"keep_prob={self.keep_prob}" if self.p is None else f"p={self.p}"
 
 
@@ -126,7 +139,7 @@ class Pad(Cell):
         mode: 'CONSTANT' (zeros), 'REFLECT' or 'SYMMETRIC'.
     """
 
-    def __init__(self, paddings, mode="CONSTANT"):
+    def __init__(self, paddings: tuple[tuple[int, int], ...], mode: str = "CONSTANT") -> None:
         super().__init__()
         choice("Pad", "mode", str(mode).upper(), tuple(_PAD_MODES))
         if not isinstance(paddings, (tuple, list)) or not all(
@@ -137,13 +150,13 @@ class Pad(Cell):
         self.paddings = tuple(tuple(p) for p in paddings)
         self.mode = str(mode).upper()
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, tuple(f"d{i}" for i in range(len(self.paddings))),
                     note=f"one dim per (before, after) pair in paddings={self.paddings}")
         flat = tuple(v for pair in reversed(self.paddings) for v in pair)
         return ops.pad(x, flat, _PAD_MODES[self.mode])
 
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         return f"paddings={self.paddings}, mode={self.mode}"
 
 
@@ -156,8 +169,9 @@ class Embedding(Cell):
             and gets no gradient.
     """
 
-    def __init__(self, vocab_size, embedding_size, use_one_hot=False, embedding_table="normal", dtype=mstype.int32,
-                 padding_idx=None):
+    def __init__(self, vocab_size: int, embedding_size: int, use_one_hot: bool = False,
+                 embedding_table: str | float | Tensor | Initializer = "normal", dtype: mstype.Type = mstype.int32,
+                 padding_idx: int | None = None) -> None:
         super().__init__()
         self.vocab_size = positive_int("Embedding", "vocab_size", vocab_size)
         self.embedding_size = positive_int("Embedding", "embedding_size", embedding_size)
@@ -172,7 +186,7 @@ class Embedding(Cell):
         if self.padding_idx is not None:
             self.embedding_table._set_value(self.embedding_table._value.at[self.padding_idx].set(0))
 
-    def construct(self, ids):
+    def construct(self, ids: Tensor) -> Tensor:
         check_input(self, ids, ("...",))
         if not jnp.issubdtype(ids._value.dtype, jnp.integer):
             raise TypeError(f"Embedding: expected integer indices, but got {ids.dtype}.")
@@ -184,6 +198,6 @@ class Embedding(Cell):
             return wrap(hot @ table)
         return ops.embedding(ids, self.embedding_table, self.padding_idx)
 
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         return (f"vocab_size={self.vocab_size}, embedding_size={self.embedding_size}, use_one_hot={self.use_one_hot}, "
                 f"embedding_table={self.embedding_table}, dtype={self.dtype}, padding_idx={self.padding_idx}")

@@ -1,10 +1,19 @@
 """Argument and input checks shared by the layers; errors name the Cell, the expectation and what was received."""
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 from ...common import dtype as mstype
 from ...common.initializer import HeUniform, Uniform, initializer
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
+
+if TYPE_CHECKING:
+    from typing import Any, Sequence
+
+    from ...common.initializer import Initializer
+    from ..cell import Cell
 
 
 def _fmt(spec):
@@ -24,7 +33,7 @@ def _matches(spec, shape):
     return all(not isinstance(s, int) or s == d for s, d in zip(spec, shape))
 
 
-def check_input(cell, x, *specs, note=""):
+def check_input(cell: Cell, x: Tensor, *specs: Any, note: str = "") -> tuple[int, ...]:
     """Check that Tensor ``x`` matches one of ``specs`` (tuples of ints and free names; '...' leads any dims).
 
     Raises ValueError like ``Conv2d: expected input of shape (N, 1, H, W) (in_channels=1), but got (8, 3, 32, 32).``
@@ -39,20 +48,20 @@ def check_input(cell, x, *specs, note=""):
     raise ValueError(f"{name}: expected input of shape {want}{f' ({note})' if note else ''}, but got {shape}.")
 
 
-def check_float(cell, x):
+def check_float(cell: Cell, x: Tensor) -> None:
     """The input's dtype must be floating: layers compute in it (and cast their float32 parameters to it)."""
     if not x.dtype.is_floating:
         raise TypeError(f"{type(cell).__name__}: expected a floating-point input (float16/32/64, bfloat16), but got "
                         f"{x.dtype}. Cast it first, e.g. x.astype(ms.float32).")
 
 
-def positive_int(cell_name, what, v):
+def positive_int(cell_name: str, what: str, v: Any) -> int:
     if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
         raise ValueError(f"{cell_name}: '{what}' must be a positive int, but got {v!r}.")
     return v
 
 
-def int_tuple(cell_name, what, v, n=2, allow_zero=False):
+def int_tuple(cell_name: str, what: str, v: Any, n: int = 2, allow_zero: bool = False) -> tuple[int, ...]:
     """An int or n ints -> n-tuple of ints (positive, or non-negative with ``allow_zero``)."""
     if isinstance(v, int) and not isinstance(v, bool):
         vals = (v,) * n
@@ -65,13 +74,15 @@ def int_tuple(cell_name, what, v, n=2, allow_zero=False):
     return vals
 
 
-def choice(cell_name, what, v, options):
+def choice(cell_name: str, what: str, v: Any, options: Sequence[Any]) -> Any:
     if v not in options:
         raise ValueError(f"{cell_name}: '{what}' must be one of {list(options)}, but got {v!r}.")
     return v
 
 
-def make_param(init, shape, dtype=mstype.float32, requires_grad=True, cell_name="", what="weight_init"):
+def make_param(init: str | float | Tensor | Initializer, shape: tuple[int, ...] | list[int],
+               dtype: mstype.Type = mstype.float32, requires_grad: bool = True, cell_name: str = "",
+               what: str = "weight_init") -> Parameter:
     """A Parameter of ``shape`` from an Initializer, name, number or Tensor (whose shape must match)."""
     if isinstance(init, Tensor) and tuple(init.shape) != tuple(shape):
         raise ValueError(f"{cell_name}: '{what}' Tensor has shape {tuple(init.shape)}, but the parameter needs "
@@ -79,17 +90,19 @@ def make_param(init, shape, dtype=mstype.float32, requires_grad=True, cell_name=
     return Parameter(initializer(init, shape, dtype), requires_grad=requires_grad)
 
 
-def default_weight_init(init):
+def default_weight_init(init: str | float | Tensor | Initializer | None) -> str | float | Tensor | Initializer:
     """MindSpore's default weight init for Dense and Conv: HeUniform(negative_slope=sqrt(5))."""
     return HeUniform(math.sqrt(5)) if init is None else init
 
 
-def default_bias_init(init, fan_in):
+def default_bias_init(init: str | float | Tensor | Initializer | None,
+                      fan_in: int) -> str | float | Tensor | Initializer:
     """MindSpore's default bias init for Dense and Conv: Uniform(1 / sqrt(fan_in))."""
     return Uniform(1 / math.sqrt(fan_in)) if init is None else init
 
 
-def check_kernel_fits(cell, shape, spatial, kernel, dilation, pad_mode, padding):
+def check_kernel_fits(cell: Cell, shape: Sequence[int], spatial: Sequence[int], kernel: Sequence[int],
+                      dilation: Sequence[int], pad_mode: str, padding: int | Sequence[int]) -> None:
     """The (padded) input must be at least as large as the dilated kernel in every spatial dim (MindSpore:
     "input shape's h and w after padding must be greater than or equal to kernel_size's h and w").
 

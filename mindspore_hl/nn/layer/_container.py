@@ -3,9 +3,16 @@
 Children are named '0', '1', ... (or by the keys of an OrderedDict / CellDict), so parameters are named
 ``<container path>.<index>.<param>``, as in MindSpore.
 """
+from __future__ import annotations
+
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 from ..cell import Cell
+
+if TYPE_CHECKING:
+    from typing import Any, ItemsView, Iterable, KeysView, Mapping, NoReturn, ValuesView
+
 
 __all__ = ["SequentialCell", "CellList", "CellDict"]
 
@@ -136,7 +143,7 @@ class SequentialCell(_IndexedCells):
         (3, (3, 2))
     """
 
-    def __init__(self, *args):
+    def __init__(self, *args: Any) -> None:
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
             for key, cell in args[0].items():
@@ -147,7 +154,7 @@ class SequentialCell(_IndexedCells):
         for i, cell in enumerate(args):
             setattr(self, str(i), _check_cell(self, cell))
 
-    def construct(self, input_data):
+    def construct(self, input_data: Any) -> Any:
         for cell in self._cells.values():
             input_data = cell(input_data)
         return input_data
@@ -156,19 +163,19 @@ class SequentialCell(_IndexedCells):
 class CellList(_IndexedCells):
     """A list of Cells whose parameters are registered (iterate it in your own ``construct``)."""
 
-    def __init__(self, args=None, **kwargs):
+    def __init__(self, args: Iterable[Cell] | None = None, **kwargs: Any) -> None:
         super().__init__()
         for cell in args or ():
             self.append(cell)
 
-    def construct(self, *inputs):
+    def construct(self, *inputs: Any) -> NoReturn:
         raise NotImplementedError("CellList is a container: iterate over it in a construct, it is not callable.")
 
 
 class CellDict(Cell):
     """An ordered dict of Cells whose parameters are registered under their keys."""
 
-    def __init__(self, args=None, **kwargs):
+    def __init__(self, args: Mapping[str, Cell] | Iterable[tuple[str, Cell]] | None = None, **kwargs: Any) -> None:
         super().__init__()
         if args is not None:
             self.update(args)
@@ -199,28 +206,28 @@ class CellDict(Cell):
     def __iter__(self):
         return iter(self._cells)
 
-    def keys(self):
+    def keys(self) -> KeysView[str]:
         return self._cells.keys()
 
-    def values(self):
+    def values(self) -> ValuesView[Cell]:
         return self._cells.values()
 
-    def items(self):
+    def items(self) -> ItemsView[str, Cell]:
         return self._cells.items()
 
-    def pop(self, key):
+    def pop(self, key: str) -> Cell:
         cell = self[key]
         del self[key]
         return cell
 
-    def clear(self):
+    def clear(self) -> None:
         for key in list(self._cells):
             del self[key]
 
-    def update(self, cells):
+    def update(self, cells: Mapping[str, Cell] | Iterable[tuple[str, Cell]]) -> None:
         items = cells.items() if hasattr(cells, "items") else cells
         for key, cell in items:
             self[key] = cell
 
-    def construct(self, *inputs):
+    def construct(self, *inputs: Any) -> NoReturn:
         raise NotImplementedError("CellDict is a container: look cells up in a construct, it is not callable.")

@@ -1,5 +1,8 @@
 """Convolution layers: ``Conv1d``, ``Conv2d``, ``Conv2dTranspose`` (MindSpore defaults: pad_mode='same', no bias)."""
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 from ... import ops
 from ...common import dtype as mstype
@@ -15,6 +18,10 @@ from ._checks import (
     make_param,
     positive_int,
 )
+
+if TYPE_CHECKING:
+    from ...common.initializer import Initializer
+    from ...common.tensor import Tensor
 
 __all__ = ["Conv1d", "Conv2d", "Conv2dTranspose"]
 
@@ -92,12 +99,16 @@ class Conv2d(_Conv):
     Outputs: (N, C_out, H_out, W_out).
     """
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
-                 group=1, has_bias=False, weight_init=None, bias_init=None, data_format="NCHW", dtype=mstype.float32):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...],
+                 stride: int | tuple[int, ...] = 1, pad_mode: str = "same", padding: int | tuple[int, ...] = 0,
+                 dilation: int | tuple[int, ...] = 1, group: int = 1, has_bias: bool = False,
+                 weight_init: str | float | Tensor | Initializer | None = None,
+                 bias_init: str | float | Tensor | Initializer | None = None, data_format: str = "NCHW",
+                 dtype: mstype.Type = mstype.float32) -> None:
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
                          weight_init, bias_init, data_format, dtype)
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         c = self.in_channels
         if self.format == "NHWC":
             check_input(self, x, ("N", "H", "W", c), note=f"in_channels={c}")
@@ -119,13 +130,17 @@ class Conv1d(_Conv):
     ``padding`` (pad_mode='pad'): an int or (left, right).
     """
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
-                 group=1, has_bias=False, weight_init=None, bias_init=None, dtype=mstype.float32):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...],
+                 stride: int | tuple[int, ...] = 1, pad_mode: str = "same", padding: int | tuple[int, ...] = 0,
+                 dilation: int | tuple[int, ...] = 1, group: int = 1, has_bias: bool = False,
+                 weight_init: str | float | Tensor | Initializer | None = None,
+                 bias_init: str | float | Tensor | Initializer | None = None,
+                 dtype: mstype.Type = mstype.float32) -> None:
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
                          weight_init, bias_init, "NCHW", dtype, nd=1)
         self.kernel_size, self.stride, self.dilation = self.kernel_size[0], self.stride[0], self.dilation[0]
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("N", self.in_channels, "L"), note=f"in_channels={self.in_channels}")
         check_float(self, x)
         check_kernel_fits(self, x.shape, x.shape[2:], (self.kernel_size,), (self.dilation,), self.pad_mode,
@@ -133,7 +148,7 @@ class Conv1d(_Conv):
         return ops.conv1d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
                           self.dilation, self.group)
 
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         return super().extend_repr().rsplit(", format=", 1)[0]
 
 
@@ -147,9 +162,12 @@ class Conv2dTranspose(_Conv):
         weight: (in_channels, out_channels/group, kH, kW).
     """
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0,
-                 output_padding=0, dilation=1, group=1, has_bias=False, weight_init=None, bias_init=None,
-                 dtype=mstype.float32):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...],
+                 stride: int | tuple[int, ...] = 1, pad_mode: str = "same", padding: int | tuple[int, ...] = 0,
+                 output_padding: int | tuple[int, ...] = 0, dilation: int | tuple[int, ...] = 1, group: int = 1,
+                 has_bias: bool = False, weight_init: str | float | Tensor | Initializer | None = None,
+                 bias_init: str | float | Tensor | Initializer | None = None,
+                 dtype: mstype.Type = mstype.float32) -> None:
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
                          weight_init, bias_init, "NCHW", dtype, transposed=True)
         self.output_padding = int_tuple("Conv2dTranspose", "output_padding", output_padding, 2, allow_zero=True)
@@ -157,11 +175,11 @@ class Conv2dTranspose(_Conv):
             raise ValueError(f"Conv2dTranspose: 'output_padding' needs pad_mode='pad', but pad_mode is "
                              f"'{self.pad_mode}'.")
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("N", self.in_channels, "H", "W"), note=f"in_channels={self.in_channels}")
         check_float(self, x)
         return ops.conv_transpose2d(x, self.weight, self.bias, self.stride, self.padding, self.output_padding,
                                     self.group, self.dilation, pad_mode=self.pad_mode)
 
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         return super().extend_repr().rsplit(", format=", 1)[0] + f", output_padding={self.output_padding}"

@@ -4,12 +4,20 @@ The maths is one private N-d convolution and one N-d transposed convolution over
 (``lax.conv_general_dilated``); the transposed one is the stride-1 convolution of the stride-dilated input with
 the flipped, in/out-swapped kernel, padded or cropped to MindSpore's output size for each pad_mode.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from jax import lax
 
 from ...common import dtype as mstype
 from ...ops._core import op
 from ._checks import check_float, check_input, int_tuple
 from ._conv import _Conv
+
+if TYPE_CHECKING:
+    from ...common.initializer import Initializer
+    from ...common.tensor import Tensor
 
 __all__ = ["Conv3d", "Conv1dTranspose", "Conv3dTranspose"]
 
@@ -91,16 +99,19 @@ class Conv3d(_Conv):
         ``data_format`` 'NCDHW' only. Weight: (out, in/group, kD, kH, kW).
     """
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
-                 group=1, has_bias=False, weight_init=None, bias_init=None, data_format="NCDHW",
-                 dtype=mstype.float32):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...],
+                 stride: int | tuple[int, ...] = 1, pad_mode: str = "same", padding: int | tuple[int, ...] = 0,
+                 dilation: int | tuple[int, ...] = 1, group: int = 1, has_bias: bool = False,
+                 weight_init: str | float | Tensor | Initializer | None = None,
+                 bias_init: str | float | Tensor | Initializer | None = None, data_format: str = "NCDHW",
+                 dtype: mstype.Type = mstype.float32) -> None:
         if data_format != "NCDHW":
             raise ValueError(f"Conv3d: 'data_format' must be 'NCDHW', but got {data_format!r}.")
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
                          weight_init, bias_init, "NCHW", dtype, nd=3)
         self.format = data_format
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("N", self.in_channels, "D", "H", "W"), note=f"in_channels={self.in_channels}")
         check_float(self, x)
         return _conv_nd(x, self.weight, _bias(self), self.stride, self.pad_mode, self.padding, self.dilation,
@@ -114,8 +125,12 @@ class Conv1dTranspose(_Conv):
     int or (left, right), removed from the 'valid' output).
     """
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
-                 group=1, has_bias=False, weight_init=None, bias_init=None, dtype=mstype.float32):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...],
+                 stride: int | tuple[int, ...] = 1, pad_mode: str = "same", padding: int | tuple[int, ...] = 0,
+                 dilation: int | tuple[int, ...] = 1, group: int = 1, has_bias: bool = False,
+                 weight_init: str | float | Tensor | Initializer | None = None,
+                 bias_init: str | float | Tensor | Initializer | None = None,
+                 dtype: mstype.Type = mstype.float32) -> None:
         for name, v in (("kernel_size", kernel_size), ("stride", stride), ("dilation", dilation)):
             if isinstance(v, bool) or not isinstance(v, int):
                 raise TypeError(f"Conv1dTranspose: '{name}' must be an int, but got {v!r}.")
@@ -126,7 +141,7 @@ class Conv1dTranspose(_Conv):
         self.kernel_size, self.stride, self.dilation = kernel_size, stride, dilation
         self.padding = padding
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("N", self.in_channels, "L"), note=f"in_channels={self.in_channels}")
         check_float(self, x)
         w = self.weight._value[:, :, 0]
@@ -140,9 +155,12 @@ class Conv3dTranspose(_Conv):
     pad_mode as ``Conv1dTranspose``; ``output_padding`` (int or 3 ints) adds to the end of each output dim.
     """
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
-                 group=1, output_padding=0, has_bias=False, weight_init=None, bias_init=None, data_format="NCDHW",
-                 dtype=mstype.float32):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...],
+                 stride: int | tuple[int, ...] = 1, pad_mode: str = "same", padding: int | tuple[int, ...] = 0,
+                 dilation: int | tuple[int, ...] = 1, group: int = 1, output_padding: int | tuple[int, ...] = 0,
+                 has_bias: bool = False, weight_init: str | float | Tensor | Initializer | None = None,
+                 bias_init: str | float | Tensor | Initializer | None = None, data_format: str = "NCDHW",
+                 dtype: mstype.Type = mstype.float32) -> None:
         if data_format != "NCDHW":
             raise ValueError(f"Conv3dTranspose: 'data_format' must be 'NCDHW', but got {data_format!r}.")
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
@@ -153,7 +171,7 @@ class Conv3dTranspose(_Conv):
             raise ValueError(f"Conv3dTranspose: 'output_padding' {self.output_padding} must be smaller than the "
                              f"stride {self.stride} or the dilation {self.dilation}.")
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("N", self.in_channels, "D", "H", "W"), note=f"in_channels={self.in_channels}")
         check_float(self, x)
         return _conv_transpose_nd(x, self.weight, _bias(self), self.stride, self.pad_mode, self.padding,

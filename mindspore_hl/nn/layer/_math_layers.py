@@ -2,7 +2,10 @@
 ``Moments``, ``ReduceLogSumExp``, ``L1Regularizer``, ``Range``, ``EmbeddingLookup`` and the channel dropouts
 ``Dropout1d/2d/3d``.
 """
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 import jax
 import jax.numpy as jnp
@@ -17,6 +20,10 @@ from ..cell import Cell
 from ._basic import Dense
 from ._checks import check_float, check_input, make_param, positive_int
 
+if TYPE_CHECKING:
+    from ...common.initializer import Initializer
+    from ...common.tensor import Tensor
+
 __all__ = ["Linear", "BiDense", "OneHot", "ClipByNorm", "Norm", "MatMul", "Moments", "ReduceLogSumExp",
            "L1Regularizer", "Range", "EmbeddingLookup", "Dropout1d", "Dropout2d", "Dropout3d"]
 
@@ -28,7 +35,9 @@ class Linear(Dense):
     (default Uniform(1/sqrt(in_features))), dtype (default float32).
     """
 
-    def __init__(self, in_features, out_features, bias=True, weight_init=None, bias_init=None, dtype=None):
+    def __init__(self, in_features: int, out_features: int, bias: bool = True,
+                 weight_init: str | float | Tensor | Initializer | None = None,
+                 bias_init: str | float | Tensor | Initializer | None = None, dtype: mstype.Type | None = None) -> None:
         super().__init__(in_features, out_features, weight_init, bias_init, bias,
                          dtype=mstype.float32 if dtype is None else dtype)
         self.in_features, self.out_features = in_features, out_features
@@ -43,8 +52,10 @@ def _bidense(x1, x2, w, b):
 class BiDense(Cell):
     """Bilinear layer ``y_o = x1 @ weight[o] @ x2 + bias_o``; weight (out, in1, in2), init Uniform(1/sqrt(in1))."""
 
-    def __init__(self, in1_channels, in2_channels, out_channels, weight_init=None, bias_init=None, has_bias=True,
-                 dtype=mstype.float32):
+    def __init__(self, in1_channels: int, in2_channels: int, out_channels: int,
+                 weight_init: str | float | Tensor | Initializer | None = None,
+                 bias_init: str | float | Tensor | Initializer | None = None, has_bias: bool = True,
+                 dtype: mstype.Type = mstype.float32) -> None:
         super().__init__()
         self.in1_channels = positive_int("BiDense", "in1_channels", in1_channels)
         self.in2_channels = positive_int("BiDense", "in2_channels", in2_channels)
@@ -56,7 +67,7 @@ class BiDense(Cell):
         self.bias = make_param(Uniform(bound) if bias_init is None else bias_init, (out_channels,), dtype,
                                cell_name="BiDense", what="bias_init") if self.has_bias else None
 
-    def construct(self, input1, input2):
+    def construct(self, input1: Tensor, input2: Tensor) -> Tensor:
         check_input(self, input1, ("...", self.in1_channels), note=f"in1_channels={self.in1_channels}")
         check_input(self, input2, ("...", self.in2_channels), note=f"in2_channels={self.in2_channels}")
         check_float(self, input1)
@@ -66,12 +77,13 @@ class BiDense(Cell):
 class OneHot(Cell):
     """One-hot encoding of integer ``indices``: a new axis of size ``depth`` at ``axis`` holding on/off values."""
 
-    def __init__(self, axis=-1, depth=1, on_value=1.0, off_value=0.0, dtype=mstype.float32):
+    def __init__(self, axis: int = -1, depth: int = 1, on_value: float = 1.0, off_value: float = 0.0,
+                 dtype: mstype.Type = mstype.float32) -> None:
         super().__init__()
         self.axis, self.depth = axis, positive_int("OneHot", "depth", depth)
         self.on_value, self.off_value, self.dtype = on_value, off_value, mstype.to_ms_dtype(dtype)
 
-    def construct(self, indices):
+    def construct(self, indices: Tensor) -> Tensor:
         check_input(self, indices, ("...",))
         if not jnp.issubdtype(indices._value.dtype, jnp.integer):
             raise TypeError(f"OneHot: 'indices' must be integers, but got {indices.dtype}.")
@@ -96,13 +108,13 @@ def _clip_by_norm(x, clip, axis):
 class ClipByNorm(Cell):
     """Scale ``x`` so that its L2 norm over ``axis`` (None: all) is at most ``clip_norm``."""
 
-    def __init__(self, axis=None):
+    def __init__(self, axis: int | None = None) -> None:
         super().__init__()
         if axis is not None and not isinstance(axis, (int, tuple, list)):
             raise TypeError(f"ClipByNorm: 'axis' must be None, an int or a tuple of ints, but got {axis!r}.")
         self.axis = tuple(axis) if isinstance(axis, list) else axis
 
-    def construct(self, x, clip_norm):
+    def construct(self, x: Tensor, clip_norm: float | Tensor) -> Tensor:
         check_float(self, x)
         return _clip_by_norm(x, clip_norm, self.axis)
 
@@ -115,22 +127,22 @@ def _norm(x, axis, keep_dims):
 class Norm(Cell):
     """L2 norm over ``axis`` (``()``: every axis)."""
 
-    def __init__(self, axis=(), keep_dims=False):
+    def __init__(self, axis: tuple[int, ...] = (), keep_dims: bool = False) -> None:
         super().__init__()
         self.axis, self.keep_dims = tuple(axis) if isinstance(axis, list) else axis, bool(keep_dims)
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         return _norm(x, self.axis, self.keep_dims)
 
 
 class MatMul(Cell):
     """Batched matrix product with broadcasting; ``transpose_x1`` / ``transpose_x2`` transpose the last 2 dims."""
 
-    def __init__(self, transpose_x1=False, transpose_x2=False):
+    def __init__(self, transpose_x1: bool = False, transpose_x2: bool = False) -> None:
         super().__init__()
         self.transpose_x1, self.transpose_x2 = bool(transpose_x1), bool(transpose_x2)
 
-    def construct(self, x1, x2):
+    def construct(self, x1: Tensor, x2: Tensor) -> Tensor:
         return _matmul(x1, x2, self.transpose_x1, self.transpose_x2)
 
 
@@ -146,12 +158,12 @@ def _matmul(a, b, ta, tb):
 class Moments(Cell):
     """(mean, variance) of ``x`` over ``axis`` (None: all), the variance biased."""
 
-    def __init__(self, axis=None, keep_dims=None):
+    def __init__(self, axis: int | None = None, keep_dims: bool | None = None) -> None:
         super().__init__()
         self.axis = tuple(axis) if isinstance(axis, list) else axis
         self.keep_dims = bool(keep_dims)
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         return _moments(x, self.axis, self.keep_dims)
 
 
@@ -165,11 +177,11 @@ def _moments(x, axis, keep):
 class ReduceLogSumExp(Cell):
     """log(sum(exp(x))) over ``axis``, computed stably."""
 
-    def __init__(self, axis, keep_dims=False):
+    def __init__(self, axis: int, keep_dims: bool = False) -> None:
         super().__init__()
         self.axis, self.keep_dims = tuple(axis) if isinstance(axis, list) else axis, bool(keep_dims)
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         return _logsumexp(x, self.axis, self.keep_dims)
 
 
@@ -181,20 +193,20 @@ def _logsumexp(x, axis, keep):
 class L1Regularizer(Cell):
     """``scale * sum(|weights|)``; ``scale`` must be a positive number."""
 
-    def __init__(self, scale):
+    def __init__(self, scale: float) -> None:
         super().__init__()
         if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0 or math.isinf(scale):
             raise ValueError(f"L1Regularizer: 'scale' must be a positive finite number, but got {scale!r}.")
         self.scale = float(scale)
 
-    def construct(self, weights):
+    def construct(self, weights: Tensor) -> Tensor:
         return wrap(jnp.asarray(self.scale, weights._value.dtype) * jnp.sum(jnp.abs(weights._value)))
 
 
 class Range(Cell):
     """``construct()`` returns [start, limit) in steps of delta (``Range(n)``: [0, n)); int32 if all are ints."""
 
-    def __init__(self, start, limit=None, delta=1):
+    def __init__(self, start: int, limit: int | float | None = None, delta: float = 1) -> None:
         super().__init__()
         if limit is None:
             start, limit = 0, start
@@ -202,7 +214,7 @@ class Range(Cell):
             raise ValueError("Range: 'delta' must not be 0.")
         self.start, self.limit, self.delta = start, limit, delta
 
-    def construct(self):
+    def construct(self) -> Tensor:
         ints = all(isinstance(v, int) for v in (self.start, self.limit, self.delta))
         return wrap(jnp.arange(self.start, self.limit, self.delta, dtype=jnp.int32 if ints else jnp.float32))
 
@@ -214,8 +226,9 @@ class EmbeddingLookup(Cell):
     here the lookup is one gather whatever they say (the results are the same).
     """
 
-    def __init__(self, vocab_size, embedding_size, param_init="normal", target="CPU", slice_mode="batch_slice",
-                 manual_shapes=None, max_norm=None, sparse=True, dtype=mstype.float32):
+    def __init__(self, vocab_size: int, embedding_size: int, param_init: str = "normal", target: str = "CPU",
+                 slice_mode: str = "batch_slice", manual_shapes: tuple[int, ...] | None = None,
+                 max_norm: float | None = None, sparse: bool = True, dtype: mstype.Type = mstype.float32) -> None:
         super().__init__()
         self.vocab_size = positive_int("EmbeddingLookup", "vocab_size", vocab_size)
         self.embedding_size = positive_int("EmbeddingLookup", "embedding_size", embedding_size)
@@ -225,7 +238,7 @@ class EmbeddingLookup(Cell):
         self.embedding_table = make_param(param_init, (vocab_size, embedding_size), dtype,
                                           cell_name="EmbeddingLookup", what="param_init")
 
-    def construct(self, indices):
+    def construct(self, indices: Tensor) -> Tensor:
         check_input(self, indices, ("...",))
         out = ops.gather(self.embedding_table, indices, 0)
         if self.max_norm is not None:

@@ -1,4 +1,8 @@
 """``TimeDistributed``, ``Conv2dBnAct``, ``DenseBnAct`` and the gradient Cells ``Jvp`` / ``Vjp``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ... import ops
 from ...common.tensor import Tensor
 from ..cell import Cell
@@ -7,6 +11,11 @@ from ._basic import Dense
 from ._conv import Conv2d
 from ._normalization import BatchNorm1d, BatchNorm2d
 
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
+    from ...common.initializer import Initializer
+
 __all__ = ["TimeDistributed", "Conv2dBnAct", "DenseBnAct", "Jvp", "Vjp"]
 
 
@@ -14,7 +23,7 @@ class TimeDistributed(Cell):
     """Applies ``layer`` to every time step of ``inputs`` along ``time_axis`` (one call per step, results stacked
     there), or, with ``reshape_with_axis``, once on the time axis merged into that axis."""
 
-    def __init__(self, layer, time_axis, reshape_with_axis=None):
+    def __init__(self, layer: Cell, time_axis: int, reshape_with_axis: int | None = None) -> None:
         if not isinstance(layer, Cell) and not callable(layer):
             raise TypeError(f"For 'TimeDistributed', the 'layer' must be Cell or Primitive instance, but got type: "
                             f"{type(layer).__name__}.")
@@ -24,7 +33,7 @@ class TimeDistributed(Cell):
         super().__init__()
         self.layer, self.time_axis, self.reshape_with_axis = layer, time_axis, reshape_with_axis
 
-    def construct(self, inputs):
+    def construct(self, inputs: Tensor) -> Tensor:
         if not isinstance(inputs, Tensor) or inputs.ndim < 3:
             raise ValueError(f"For 'TimeDistributed', inputs must be a Tensor of at least 3 dimensions, but got "
                              f"{getattr(inputs, 'shape', type(inputs).__name__)}.")
@@ -62,9 +71,13 @@ def _activation(cls, activation, alpha):
 class Conv2dBnAct(Cell):
     """``Conv2d`` (Parameters ``conv.*``), then optional ``BatchNorm2d`` (``batchnorm.*``) and activation."""
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
-                 group=1, has_bias=False, weight_init="normal", bias_init="zeros", has_bn=False, momentum=0.997,
-                 eps=1e-5, activation=None, alpha=0.2, after_fake=True):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...],
+                 stride: int | tuple[int, ...] = 1, pad_mode: str = "same", padding: int | tuple[int, ...] = 0,
+                 dilation: int | tuple[int, ...] = 1, group: int = 1, has_bias: bool = False,
+                 weight_init: str | float | Tensor | Initializer = "normal",
+                 bias_init: str | float | Tensor | Initializer = "zeros", has_bn: bool = False, momentum: float = 0.997,
+                 eps: float = 1e-5, activation: str | Cell | Callable[..., Tensor] | None = None, alpha: float = 0.2,
+                 after_fake: bool = True) -> None:
         super().__init__()
         self.conv = Conv2d(in_channels, out_channels, kernel_size=kernel_size, stride=stride, pad_mode=pad_mode,
                            padding=padding, dilation=dilation, group=group, has_bias=has_bias,
@@ -74,7 +87,7 @@ class Conv2dBnAct(Cell):
             self.batchnorm = BatchNorm2d(out_channels, eps, momentum)
         self.activation = _activation("Conv2dBnAct", activation, alpha)
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         x = self.conv(x)
         if self.has_bn:
             x = self.batchnorm(x)
@@ -84,8 +97,10 @@ class Conv2dBnAct(Cell):
 class DenseBnAct(Cell):
     """``Dense`` (Parameters ``dense.*``), then optional ``BatchNorm1d`` (``batchnorm.*``) and activation."""
 
-    def __init__(self, in_channels, out_channels, weight_init="normal", bias_init="zeros", has_bias=True,
-                 has_bn=False, momentum=0.9, eps=1e-5, activation=None, alpha=0.2, after_fake=True):
+    def __init__(self, in_channels: int, out_channels: int, weight_init: str | float | Tensor | Initializer = "normal",
+                 bias_init: str | float | Tensor | Initializer = "zeros", has_bias: bool = True, has_bn: bool = False,
+                 momentum: float = 0.9, eps: float = 1e-5, activation: str | Cell | Callable[..., Tensor] | None = None,
+                 alpha: float = 0.2, after_fake: bool = True) -> None:
         super().__init__()
         self.dense = Dense(in_channels, out_channels, weight_init, bias_init, has_bias)
         self.has_bn, self.has_act, self.after_fake = bool(has_bn), activation is not None, bool(after_fake)
@@ -93,7 +108,7 @@ class DenseBnAct(Cell):
             self.batchnorm = BatchNorm1d(out_channels, eps, momentum)
         self.activation = _activation("DenseBnAct", activation, alpha)
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         x = self.dense(x)
         if self.has_bn:
             x = self.batchnorm(x)
@@ -104,11 +119,11 @@ class Jvp(Cell):
     """``Jvp(fn)(*inputs, v)`` -> ``(fn(*inputs), J v)``, the Jacobian-vector product (``v`` one tangent per
     input, a tuple when there are several)."""
 
-    def __init__(self, fn):
+    def __init__(self, fn: Callable[..., Any]) -> None:
         super().__init__()
         self.fn = fn
 
-    def construct(self, *args):
+    def construct(self, *args: Any) -> tuple[Any, Any]:
         inputs, v = args[:-1], args[-1]
         return ops.jvp(self.fn, inputs[0] if len(inputs) == 1 else tuple(inputs), v)
 
@@ -117,11 +132,11 @@ class Vjp(Cell):
     """``Vjp(fn)(*inputs, v)`` -> ``(fn(*inputs), v^T J)``: the gradient w.r.t. the input (a tuple, one per input,
     when there are several) with ``v`` as the output's sensitivity."""
 
-    def __init__(self, fn):
+    def __init__(self, fn: Callable[..., Any]) -> None:
         super().__init__()
         self.fn = fn
 
-    def construct(self, *args):
+    def construct(self, *args: Any) -> tuple[Any, Any]:
         inputs, v = args[:-1], args[-1]
         out, vjp_fn = ops.vjp(self.fn, *inputs)
         grads = vjp_fn(v)

@@ -1,10 +1,18 @@
 """Normalisation layers: ``BatchNorm1d``, ``BatchNorm2d``, ``LayerNorm``, ``GroupNorm``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ... import ops
 from ...common import dtype as mstype
 from ...common.tensor import wrap
 from ...ops._nn_norm import layer_norm_axes
 from ..cell import Cell
 from ._checks import check_float, check_input, choice, make_param, positive_int
+
+if TYPE_CHECKING:
+    from ...common.initializer import Initializer
+    from ...common.tensor import Tensor
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm"]
 
@@ -68,8 +76,12 @@ class BatchNorm2d(_BatchNorm):
 class BatchNorm1d(_BatchNorm):
     """Batch normalisation of (N, C) or (N, C, L) inputs."""
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
-                 moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, dtype=mstype.float32):
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.9, affine: bool = True,
+                 gamma_init: str | float | Tensor | Initializer = "ones",
+                 beta_init: str | float | Tensor | Initializer = "zeros",
+                 moving_mean_init: str | float | Tensor | Initializer = "zeros",
+                 moving_var_init: str | float | Tensor | Initializer = "ones", use_batch_statistics: bool | None = None,
+                 dtype: mstype.Type = mstype.float32) -> None:
         super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
                          moving_var_init, use_batch_statistics, "NCHW", dtype)
 
@@ -87,8 +99,10 @@ class LayerNorm(Cell):
         epsilon: default 1e-7 (MindSpore's default).
     """
 
-    def __init__(self, normalized_shape, begin_norm_axis=-1, begin_params_axis=-1, gamma_init="ones",
-                 beta_init="zeros", epsilon=1e-7, dtype=mstype.float32):
+    def __init__(self, normalized_shape: int | tuple[int, ...] | list[int], begin_norm_axis: int = -1,
+                 begin_params_axis: int = -1, gamma_init: str | float | Tensor | Initializer = "ones",
+                 beta_init: str | float | Tensor | Initializer = "zeros", epsilon: float = 1e-7,
+                 dtype: mstype.Type = mstype.float32) -> None:
         super().__init__()
         if not isinstance(normalized_shape, (tuple, list)) or not all(
                 isinstance(s, int) and s > 0 for s in normalized_shape):
@@ -100,7 +114,7 @@ class LayerNorm(Cell):
         self.gamma = make_param(gamma_init, self.normalized_shape, dtype, cell_name="LayerNorm", what="gamma_init")
         self.beta = make_param(beta_init, self.normalized_shape, dtype, cell_name="LayerNorm", what="beta_init")
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         shape = check_input(self, x, ("...",) + self.normalized_shape,
                             note=f"normalized_shape={self.normalized_shape}")
         check_float(self, x)
@@ -116,7 +130,7 @@ class LayerNorm(Cell):
         return wrap(layer_norm_axes(x._value, self.begin_norm_axis, self.gamma._value, self.beta._value, self.epsilon,
                                     self.begin_params_axis))
 
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         return (f"normalized_shape={self.normalized_shape}, begin_norm_axis={self.begin_norm_axis}, "
                 f"begin_params_axis={self.begin_params_axis}, gamma={self.gamma}, beta={self.beta}")
 
@@ -124,8 +138,9 @@ class LayerNorm(Cell):
 class GroupNorm(Cell):
     """Group normalisation of (N, C, ...): channels in ``num_groups`` groups, per-channel gamma/beta."""
 
-    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, gamma_init="ones", beta_init="zeros",
-                 dtype=mstype.float32):
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True,
+                 gamma_init: str | float | Tensor | Initializer = "ones",
+                 beta_init: str | float | Tensor | Initializer = "zeros", dtype: mstype.Type = mstype.float32) -> None:
         super().__init__()
         self.num_groups = positive_int("GroupNorm", "num_groups", num_groups)
         self.num_channels = positive_int("GroupNorm", "num_channels", num_channels)
@@ -135,11 +150,11 @@ class GroupNorm(Cell):
         self.gamma = make_param(gamma_init, (num_channels,), dtype, self.affine, "GroupNorm", "gamma_init")
         self.beta = make_param(beta_init, (num_channels,), dtype, self.affine, "GroupNorm", "beta_init")
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("N", self.num_channels, "..."), note=f"num_channels={self.num_channels}")
         check_float(self, x)
         return ops.group_norm(x, self.num_groups, self.gamma, self.beta, self.eps)
 
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         return (f"num_groups={self.num_groups}, num_channels={self.num_channels}, eps={self.eps}, "
                 f"affine={self.affine}, gamma={self.gamma}, beta={self.beta}")

@@ -4,6 +4,10 @@
 data parallelism a compiled step here sees the global batch as one (sharded) array, so the batch mean and
 variance are already taken over the whole global batch: XLA inserts the cross-device reductions.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax.numpy as jnp
 from jax import lax
 
@@ -12,6 +16,10 @@ from ...ops._core import op
 from ..cell import Cell
 from ._checks import check_float, check_input, choice, make_param, positive_int
 from ._normalization import BatchNorm2d, _BatchNorm
+
+if TYPE_CHECKING:
+    from ...common.initializer import Initializer
+    from ...common.tensor import Tensor
 
 __all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "BatchNorm3d", "SyncBatchNorm", "LRN"]
 
@@ -82,14 +90,18 @@ class BatchNorm3d(Cell):
     """Batch normalisation of (N, C, D, H, W) as MindSpore builds it: a ``BatchNorm2d`` named ``bn2d`` over
     (N, C, D * H, W), so its Parameters are ``bn2d.moving_mean`` ... as in MindSpore checkpoints."""
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
-                 moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, dtype=mstype.float32):
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.9, affine: bool = True,
+                 gamma_init: str | float | Tensor | Initializer = "ones",
+                 beta_init: str | float | Tensor | Initializer = "zeros",
+                 moving_mean_init: str | float | Tensor | Initializer = "zeros",
+                 moving_var_init: str | float | Tensor | Initializer = "ones", use_batch_statistics: bool | None = None,
+                 dtype: mstype.Type = mstype.float32) -> None:
         super().__init__()
         self.num_features = positive_int("BatchNorm3d", "num_features", num_features)
         self.bn2d = BatchNorm2d(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
                                 moving_var_init, use_batch_statistics, dtype=dtype)
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         shape = check_input(self, x, ("N", self.num_features, "D", "H", "W"), note=f"num_features={self.num_features}")
         y = self.bn2d(x.reshape(shape[0], shape[1], shape[2] * shape[3], shape[4]))
         return y.reshape(shape)
@@ -100,9 +112,12 @@ class SyncBatchNorm(_BatchNorm):
     docstring). ``process_groups`` (lists of ranks) is accepted for compatibility: with one compiled data-parallel
     step the statistics always cover every device's samples."""
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
-                 moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, process_groups=None,
-                 dtype=mstype.float32):
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.9, affine: bool = True,
+                 gamma_init: str | float | Tensor | Initializer = "ones",
+                 beta_init: str | float | Tensor | Initializer = "zeros",
+                 moving_mean_init: str | float | Tensor | Initializer = "zeros",
+                 moving_var_init: str | float | Tensor | Initializer = "ones", use_batch_statistics: bool | None = None,
+                 process_groups: list[list[int]] | None = None, dtype: mstype.Type = mstype.float32) -> None:
         super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
                          moving_var_init, use_batch_statistics, "NCHW", dtype)
         if process_groups is not None and not (isinstance(process_groups, (list, tuple)) and all(
@@ -129,7 +144,8 @@ class LRN(Cell):
     """Local response normalisation across channels of (N, C, H, W):
     ``x / (bias + alpha * sum of x^2 over channels c - depth_radius .. c + depth_radius) ** beta``."""
 
-    def __init__(self, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, norm_region="ACROSS_CHANNELS"):
+    def __init__(self, depth_radius: int = 5, bias: float = 1.0, alpha: float = 1.0, beta: float = 0.5,
+                 norm_region: str = "ACROSS_CHANNELS") -> None:
         super().__init__()
         if isinstance(depth_radius, bool) or not isinstance(depth_radius, int) or depth_radius < 0:
             raise ValueError(f"LRN: 'depth_radius' must be a non-negative int, but got {depth_radius!r}.")
@@ -140,7 +156,7 @@ class LRN(Cell):
         self.depth_radius, self.bias, self.alpha, self.beta = depth_radius, float(bias), float(alpha), float(beta)
         self.norm_region = norm_region
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("N", "C", "H", "W"))
         check_float(self, x)
         return _lrn(x, self.depth_radius, self.bias, self.alpha, self.beta)

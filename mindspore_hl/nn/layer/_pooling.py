@@ -1,7 +1,14 @@
 """Pooling layers: ``MaxPool2d`` (stride defaults to 1, as in MindSpore), ``AvgPool2d``, ``AdaptiveAvgPool2d``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ... import ops
 from ..cell import Cell
 from ._checks import check_input, choice, int_tuple
+
+if TYPE_CHECKING:
+    from ...common.tensor import Tensor
 
 __all__ = ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
 
@@ -63,8 +70,9 @@ class MaxPool2d(_PoolNd):
         return_indices: also return the flat (h * W + w) index of each maximum. ceil_mode: round the output up.
     """
 
-    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1, return_indices=False,
-                 ceil_mode=False, data_format="NCHW"):
+    def __init__(self, kernel_size: int | tuple[int, ...] = 1, stride: int | tuple[int, ...] = 1,
+                 pad_mode: str = "valid", padding: int | tuple[int, ...] = 0, dilation: int | tuple[int, ...] = 1,
+                 return_indices: bool = False, ceil_mode: bool = False, data_format: str = "NCHW") -> None:
         super().__init__(kernel_size, stride, pad_mode, padding, ceil_mode, data_format)
         self.dilation = int_tuple("MaxPool2d", "dilation", dilation)
         if self.dilation != (1, 1) and self.pad_mode != "PAD":
@@ -73,7 +81,7 @@ class MaxPool2d(_PoolNd):
         if isinstance(self.padding, tuple) and len(self.padding) == 4:
             raise ValueError(f"MaxPool2d: 'padding' must be an int or (pad_h, pad_w), but got {self.padding}.")
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         self._check(x)
         return self._apply(x, lambda t: ops.max_pool2d(
             t, self.kernel_size, self.stride, self.padding, self.dilation, self.return_indices, self.ceil_mode,
@@ -89,15 +97,17 @@ class AvgPool2d(_PoolNd):
         ceil_mode, count_include_pad (default True), divisor_override: as in ``ops.avg_pool2d``.
     """
 
-    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False,
-                 count_include_pad=True, divisor_override=None, data_format="NCHW"):
+    def __init__(self, kernel_size: int | tuple[int, ...] = 1, stride: int | tuple[int, ...] = 1,
+                 pad_mode: str = "valid", padding: int | tuple[int, ...] = 0, ceil_mode: bool = False,
+                 count_include_pad: bool = True, divisor_override: int | None = None,
+                 data_format: str = "NCHW") -> None:
         super().__init__(kernel_size, stride, pad_mode, padding, ceil_mode, data_format)
         self.count_include_pad = bool(count_include_pad)
         if divisor_override is not None and (not isinstance(divisor_override, int) or divisor_override <= 0):
             raise ValueError(f"AvgPool2d: 'divisor_override' must be a positive int or None, got {divisor_override!r}.")
         self.divisor_override = divisor_override
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         self._check(x)
         return self._apply(x, lambda t: ops.avg_pool2d(
             t, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad,
@@ -107,7 +117,7 @@ class AvgPool2d(_PoolNd):
 class AdaptiveAvgPool2d(Cell):
     """Average pooling to a fixed ``output_size`` (int, or (H, W) where None keeps that input size)."""
 
-    def __init__(self, output_size):
+    def __init__(self, output_size: int | tuple[int, ...]) -> None:
         super().__init__()
         if isinstance(output_size, int) and not isinstance(output_size, bool):
             ok = output_size > 0
@@ -120,9 +130,9 @@ class AdaptiveAvgPool2d(Cell):
                              f"got {output_size!r}.")
         self.output_size = output_size
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("N", "C", "H", "W"), ("C", "H", "W"))
         return ops.adaptive_avg_pool2d(x, self.output_size)
 
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         return f"output_size={self.output_size}"

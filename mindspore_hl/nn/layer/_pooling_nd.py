@@ -4,6 +4,8 @@
 One private windowed reduction over the last ``nd`` dims serves every fixed-window pool; adaptive pools use
 PyTorch's bins (start floor(i * L / out), end ceil((i + 1) * L / out)) as 0/1 masks, so they compile for any size.
 """
+from __future__ import annotations
+
 import math
 
 import jax.numpy as jnp
@@ -133,8 +135,9 @@ class MaxPool1d(_FixedPool):
     ``return_indices`` also returns the index of each maximum along L.
     """
 
-    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1, return_indices=False,
-                 ceil_mode=False):
+    def __init__(self, kernel_size: int | tuple[int, ...] = 1, stride: int | tuple[int, ...] = 1,
+                 pad_mode: str = "valid", padding: int | tuple[int, ...] = 0, dilation: int | tuple[int, ...] = 1,
+                 return_indices: bool = False, ceil_mode: bool = False) -> None:
         super().__init__(kernel_size, stride, pad_mode, padding, dilation, return_indices, ceil_mode)
 
 
@@ -143,8 +146,9 @@ class MaxPool3d(_FixedPool):
 
     _nd = 3
 
-    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1, return_indices=False,
-                 ceil_mode=False):
+    def __init__(self, kernel_size: int | tuple[int, ...] = 1, stride: int | tuple[int, ...] = 1,
+                 pad_mode: str = "valid", padding: int | tuple[int, ...] = 0, dilation: int | tuple[int, ...] = 1,
+                 return_indices: bool = False, ceil_mode: bool = False) -> None:
         super().__init__(kernel_size, stride, pad_mode, padding, dilation, return_indices, ceil_mode)
 
 
@@ -153,7 +157,9 @@ class AvgPool1d(_FixedPool):
 
     _kind = "avg"
 
-    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False, count_include_pad=True):
+    def __init__(self, kernel_size: int | tuple[int, ...] = 1, stride: int | tuple[int, ...] = 1,
+                 pad_mode: str = "valid", padding: int | tuple[int, ...] = 0, ceil_mode: bool = False,
+                 count_include_pad: bool = True) -> None:
         super().__init__(kernel_size, stride, pad_mode, padding, 1, False, ceil_mode, count_include_pad)
 
 
@@ -162,8 +168,9 @@ class AvgPool3d(_FixedPool):
 
     _nd, _kind = 3, "avg"
 
-    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False, count_include_pad=True,
-                 divisor_override=None):
+    def __init__(self, kernel_size: int | tuple[int, ...] = 1, stride: int | tuple[int, ...] = 1,
+                 pad_mode: str = "valid", padding: int | tuple[int, ...] = 0, ceil_mode: bool = False,
+                 count_include_pad: bool = True, divisor_override: int | None = None) -> None:
         super().__init__(kernel_size, stride, pad_mode, padding, 1, False, ceil_mode, count_include_pad,
                          divisor_override)
 
@@ -261,7 +268,7 @@ class _Adaptive(Cell):
 class AdaptiveAvgPool1d(_Adaptive):
     """Average pooling of (N, C, L) to ``output_size`` positions."""
 
-    def __init__(self, output_size):
+    def __init__(self, output_size: int | tuple[int, ...]) -> None:
         super().__init__(output_size)
 
 
@@ -270,7 +277,7 @@ class AdaptiveAvgPool3d(_Adaptive):
 
     _nd = 3
 
-    def __init__(self, output_size):
+    def __init__(self, output_size: int | tuple[int, ...]) -> None:
         super().__init__(output_size)
 
 
@@ -279,7 +286,7 @@ class AdaptiveMaxPool1d(_Adaptive):
 
     _kind = "max"
 
-    def __init__(self, output_size):
+    def __init__(self, output_size: int | tuple[int, ...]) -> None:
         super().__init__(output_size)
 
 

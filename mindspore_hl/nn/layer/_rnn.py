@@ -3,6 +3,8 @@
 Gate layouts follow MindSpore's CPU/GPU kernels (LSTM: i, f, g, o; GRU: r, z, n). The input projection of
 all time steps is one matmul; the recurrence is a ``jax.lax.scan`` (one compiled loop, not a Python loop).
 """
+from __future__ import annotations
+
 import functools
 import math
 
@@ -192,8 +194,9 @@ class LSTM(_RNNBase):
     Outputs: out (T, N, num_directions * hidden_size), (h_n, c_n).
     """
 
-    def __init__(self, input_size, hidden_size, num_layers=1, has_bias=True, batch_first=False, dropout=0.0,
-                 bidirectional=False, dtype=mstype.float32):
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, has_bias: bool = True,
+                 batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False,
+                 dtype: mstype.Type = mstype.float32) -> None:
         super().__init__("LSTM", input_size, hidden_size, num_layers, has_bias, batch_first, dropout, bidirectional,
                          dtype)
 
@@ -201,8 +204,9 @@ class LSTM(_RNNBase):
 class GRU(_RNNBase):
     """Gated recurrent unit: ``out, h_n = gru(x, h0)`` (arguments as ``LSTM``)."""
 
-    def __init__(self, input_size, hidden_size, num_layers=1, has_bias=True, batch_first=False, dropout=0.0,
-                 bidirectional=False, dtype=mstype.float32):
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, has_bias: bool = True,
+                 batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False,
+                 dtype: mstype.Type = mstype.float32) -> None:
         super().__init__("GRU", input_size, hidden_size, num_layers, has_bias, batch_first, dropout, bidirectional,
                          dtype)
 
@@ -214,8 +218,9 @@ class RNN(_RNNBase):
         nonlinearity: 'tanh' (default) or 'relu'; other arguments as ``LSTM``.
     """
 
-    def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", has_bias=True, batch_first=False,
-                 dropout=0.0, bidirectional=False, dtype=mstype.float32):
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, nonlinearity: str = "tanh",
+                 has_bias: bool = True, batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False,
+                 dtype: mstype.Type = mstype.float32) -> None:
         choice("RNN", "nonlinearity", nonlinearity, ("tanh", "relu"))
         super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, num_layers,
                          has_bias, batch_first, dropout, bidirectional, dtype)
@@ -273,21 +278,24 @@ class _CellBase(Cell):
 class LSTMCell(_CellBase):
     """One LSTM step: ``h, c = cell(x, (h, c))``; x (N, input_size) or (input_size,)."""
 
-    def __init__(self, input_size, hidden_size, has_bias=True, dtype=mstype.float32):
+    def __init__(self, input_size: int, hidden_size: int, has_bias: bool = True,
+                 dtype: mstype.Type = mstype.float32) -> None:
         super().__init__("LSTM", input_size, hidden_size, has_bias, dtype)
 
 
 class GRUCell(_CellBase):
     """One GRU step: ``h = cell(x, h)``."""
 
-    def __init__(self, input_size, hidden_size, has_bias=True, dtype=mstype.float32):
+    def __init__(self, input_size: int, hidden_size: int, has_bias: bool = True,
+                 dtype: mstype.Type = mstype.float32) -> None:
         super().__init__("GRU", input_size, hidden_size, has_bias, dtype)
 
 
 class RNNCell(_CellBase):
     """One Elman RNN step: ``h = cell(x, h)``; nonlinearity 'tanh' (default) or 'relu'."""
 
-    def __init__(self, input_size, hidden_size, has_bias=True, nonlinearity="tanh", dtype=mstype.float32):
+    def __init__(self, input_size: int, hidden_size: int, has_bias: bool = True, nonlinearity: str = "tanh",
+                 dtype: mstype.Type = mstype.float32) -> None:
         choice("RNNCell", "nonlinearity", nonlinearity, ("tanh", "relu"))
         super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, has_bias,
                          dtype)

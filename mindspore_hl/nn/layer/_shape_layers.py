@@ -2,13 +2,19 @@
 ``ZeroPad2d``), ``PixelShuffle`` / ``PixelUnshuffle`` / ``ChannelShuffle``, ``Upsample``, ``Unflatten``, ``Roll``,
 ``Tril`` / ``Triu`` and ``CentralCrop``.
 """
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 import jax.numpy as jnp
 
 from ...ops._core import op
 from ..cell import Cell
 from ._checks import check_input, choice, positive_int
+
+if TYPE_CHECKING:
+    from ...common.tensor import Tensor
 
 __all__ = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
            "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad2d", "PixelShuffle", "PixelUnshuffle",
@@ -107,11 +113,11 @@ def _pixel_unshuffle(x, r):
 class PixelShuffle(Cell):
     """(*, C * r^2, H, W) -> (*, C, H * r, W * r) with r = upscale_factor."""
 
-    def __init__(self, upscale_factor):
+    def __init__(self, upscale_factor: int) -> None:
         super().__init__()
         self.upscale_factor = positive_int("PixelShuffle", "upscale_factor", upscale_factor)
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("...", "C", "H", "W"))
         r = self.upscale_factor
         if x.shape[-3] % (r * r):
@@ -123,11 +129,11 @@ class PixelShuffle(Cell):
 class PixelUnshuffle(Cell):
     """(*, C, H * r, W * r) -> (*, C * r^2, H, W) with r = downscale_factor."""
 
-    def __init__(self, downscale_factor):
+    def __init__(self, downscale_factor: int) -> None:
         super().__init__()
         self.downscale_factor = positive_int("PixelUnshuffle", "downscale_factor", downscale_factor)
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("...", "C", "H", "W"))
         r = self.downscale_factor
         if x.shape[-1] % r or x.shape[-2] % r:
@@ -145,11 +151,11 @@ def _channel_shuffle(x, g):
 class ChannelShuffle(Cell):
     """Split the C channels into ``groups`` and interleave them (ShuffleNet)."""
 
-    def __init__(self, groups):
+    def __init__(self, groups: int) -> None:
         super().__init__()
         self.groups = positive_int("ChannelShuffle", "groups", groups)
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("N", "C", "..."))
         if x.shape[1] % self.groups:
             raise ValueError(f"ChannelShuffle: the channel count must be divisible by groups={self.groups}, but got "
@@ -196,8 +202,9 @@ class Upsample(Cell):
         recompute_scale_factor: True computes the coordinates from the output size instead of ``scale_factor``.
     """
 
-    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
-                 recompute_scale_factor=None):
+    def __init__(self, size: int | tuple[int, ...] | None = None, scale_factor: float | tuple[float, ...] | None = None,
+                 mode: str = "nearest", align_corners: bool | None = None,
+                 recompute_scale_factor: bool | None = None) -> None:
         super().__init__()
         self.mode = choice("Upsample", "mode", mode, ("nearest", "linear", "bilinear", "trilinear"))
         if (size is None) == (scale_factor is None):
@@ -208,7 +215,7 @@ class Upsample(Cell):
         self.align_corners = bool(align_corners)
         self.recompute_scale_factor = recompute_scale_factor
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         rank = _UPSAMPLE_RANK.get(self.mode)
         if rank is not None:
             check_input(self, x, ("N", "C") + ("D",) * rank, note=f"mode='{self.mode}'")
@@ -233,7 +240,7 @@ class Upsample(Cell):
 class Unflatten(Cell):
     """Split dim ``axis`` into ``unflattened_size`` (a tuple/list of ints whose product is that dim's size)."""
 
-    def __init__(self, axis, unflattened_size):
+    def __init__(self, axis: int, unflattened_size: tuple[int, ...] | list[int]) -> None:
         super().__init__()
         if isinstance(axis, bool) or not isinstance(axis, int):
             raise TypeError(f"Unflatten: 'axis' must be an int, but got {axis!r}.")
@@ -241,7 +248,7 @@ class Unflatten(Cell):
             raise TypeError(f"Unflatten: 'unflattened_size' must be a tuple or list, but got {unflattened_size!r}.")
         self.axis, self.unflattened_size = axis, tuple(unflattened_size)
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         shape = tuple(x.shape)
         a = self.axis % len(shape)
         return x.reshape(shape[:a] + self.unflattened_size + shape[a + 1:])
@@ -250,11 +257,11 @@ class Unflatten(Cell):
 class Roll(Cell):
     """Roll the elements by ``shift`` along ``axis`` (ints or equally long tuples)."""
 
-    def __init__(self, shift, axis):
+    def __init__(self, shift: int | tuple[int, ...], axis: int) -> None:
         super().__init__()
         self.shift, self.axis = shift, axis
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         return _roll(x, self.shift, self.axis)
 
 
@@ -276,7 +283,7 @@ def _triu(x, k):
 class Tril(Cell):
     """The lower triangle of the last two dims (below diagonal ``k``, default 0); the rest set to 0."""
 
-    def construct(self, x, k=0):
+    def construct(self, x: Tensor, k: int = 0) -> Tensor:
         check_input(self, x, ("...", "H", "W"))
         return _tril(x, k)
 
@@ -284,7 +291,7 @@ class Tril(Cell):
 class Triu(Cell):
     """The upper triangle of the last two dims (above diagonal ``k``, default 0); the rest set to 0."""
 
-    def construct(self, x, k=0):
+    def construct(self, x: Tensor, k: int = 0) -> Tensor:
         check_input(self, x, ("...", "H", "W"))
         return _triu(x, k)
 
@@ -299,13 +306,13 @@ def _central_crop(x, fraction):
 class CentralCrop(Cell):
     """Crop the central ``central_fraction`` (0, 1] of the H and W of (C, H, W) or (N, C, H, W) images."""
 
-    def __init__(self, central_fraction):
+    def __init__(self, central_fraction: float) -> None:
         super().__init__()
         if isinstance(central_fraction, bool) or not isinstance(central_fraction, (int, float)) \
                 or not 0 < central_fraction <= 1:
             raise ValueError(f"CentralCrop: 'central_fraction' must be in (0, 1], but got {central_fraction!r}.")
         self.central_fraction = float(central_fraction)
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("C", "H", "W"), ("N", "C", "H", "W"))
         return x if self.central_fraction == 1.0 else _central_crop(x, self.central_fraction)

@@ -3,6 +3,8 @@
 ``SSIM``, ``MSSSIM`` and the PyTorch-style ``DropoutExt``, ``Dropout2dExt``, ``EmbeddingExt``, ``LayerNormExt``,
 ``MaxPool2dExt``.
 """
+from __future__ import annotations
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -26,7 +28,7 @@ __all__ = ["LGamma", "DiGamma", "IGamma", "LBeta", "MatDet", "MatInverse", "Matr
 class LGamma(Cell):
     """``log|Gamma(x)|`` element-wise."""
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_float(self, x)
         return ops.lgamma(x)
 
@@ -34,7 +36,7 @@ class LGamma(Cell):
 class DiGamma(Cell):
     """``d/dx log Gamma(x)`` element-wise."""
 
-    def construct(self, x):
+    def construct(self, x: Tensor) -> Tensor:
         check_float(self, x)
         return ops.digamma(x)
 
@@ -42,7 +44,7 @@ class DiGamma(Cell):
 class IGamma(Cell):
     """The regularized lower incomplete gamma function ``P(a, x)`` (broadcast)."""
 
-    def construct(self, a, x):
+    def construct(self, a: Tensor, x: Tensor) -> Tensor:
         check_float(self, a)
         check_float(self, x)
         return ops.igamma(a, x)
@@ -56,7 +58,7 @@ def _lbeta(x, y):
 class LBeta(Cell):
     """``log(|Beta(x, y)|) = lgamma(x) + lgamma(y) - lgamma(x + y)`` (broadcast), stable for large arguments."""
 
-    def construct(self, x, y):
+    def construct(self, x: Tensor, y: Tensor) -> Tensor:
         check_float(self, x)
         check_float(self, y)
         return _lbeta(x, y)
@@ -65,7 +67,7 @@ class LBeta(Cell):
 class MatDet(Cell):
     """Determinant of symmetric positive-definite matrices ``(..., M, M)`` (MindSpore computes it via Cholesky)."""
 
-    def construct(self, a):
+    def construct(self, a: Tensor) -> Tensor:
         check_float(self, a)
         check_input(self, a, ("...", "M", "M"))
         return ops.det(a)
@@ -74,7 +76,7 @@ class MatDet(Cell):
 class MatInverse(Cell):
     """Inverse of symmetric positive-definite matrices ``(..., M, M)`` (MindSpore computes it via Cholesky)."""
 
-    def construct(self, a):
+    def construct(self, a: Tensor) -> Tensor:
         check_float(self, a)
         check_input(self, a, ("...", "M", "M"))
         return ops.matrix_inverse(a)
@@ -100,14 +102,14 @@ def _matrix_set_diag(x, d):
 class MatrixDiag(Cell):
     """``(..., k) -> (..., k, k)``: the last axis becomes the diagonal of zero matrices."""
 
-    def construct(self, input_x):
+    def construct(self, input_x: Tensor) -> Tensor:
         return _matrix_diag(input_x)
 
 
 class MatrixDiagPart(Cell):
     """``(..., M, N) -> (..., min(M, N))``: the main diagonals."""
 
-    def construct(self, input_x):
+    def construct(self, input_x: Tensor) -> Tensor:
         check_input(self, input_x, ("...", "M", "N"))
         return _matrix_diag_part(input_x)
 
@@ -115,7 +117,7 @@ class MatrixDiagPart(Cell):
 class MatrixSetDiag(Cell):
     """``input_x`` (..., M, N) with its main diagonals replaced by ``diagonal`` (..., min(M, N))."""
 
-    def construct(self, input_x, diagonal):
+    def construct(self, input_x: Tensor, diagonal: Tensor) -> Tensor:
         check_input(self, input_x, ("...", "M", "N"))
         k = min(input_x.shape[-2], input_x.shape[-1])
         check_input(self, diagonal, ("...", k), note=f"min(M, N) of input_x {tuple(input_x.shape)}")
@@ -132,7 +134,7 @@ def _image_gradients(x):
 class ImageGradients(Cell):
     """``(dy, dx)`` of NCHW images: forward differences, zero in the last row/column."""
 
-    def construct(self, images):
+    def construct(self, images: Tensor) -> Tensor:
         check_input(self, images, ("N", "C", "H", "W"))
         return _image_gradients(images)
 
@@ -154,11 +156,11 @@ def _to_float(img, max_val):
 class PSNR(Cell):
     """Peak signal-to-noise ratio per image of two NCHW batches: ``10 log10(max_val^2 / MSE)``, shape (N,)."""
 
-    def __init__(self, max_val=1.0):
+    def __init__(self, max_val: float = 1.0) -> None:
         super().__init__()
         self.max_val = _check_max_val("PSNR", max_val)
 
-    def construct(self, img1, img2):
+    def construct(self, img1: Tensor, img2: Tensor) -> Tensor:
         check_input(self, img1, ("N", "C", "H", "W"))
         check_input(self, img2, tuple(img1.shape), note="img2 must have img1's shape")
         a, max_val = _to_float(img1, self.max_val)
@@ -211,14 +213,15 @@ class SSIM(Cell):
     The Gaussian window is a frozen Parameter ``conv.weight`` as in MindSpore.
     """
 
-    def __init__(self, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03):
+    def __init__(self, max_val: float = 1.0, filter_size: int = 11, filter_sigma: float = 1.5, k1: float = 0.01,
+                 k2: float = 0.03) -> None:
         super().__init__()
         _check_ssim_args("SSIM", max_val, filter_size, filter_sigma, k1, k2)
         self.max_val, self.filter_size, self.filter_sigma, self.k1, self.k2 = (max_val, filter_size, filter_sigma,
                                                                                k1, k2)
         self.conv = _gauss_conv(filter_size, filter_sigma)
 
-    def construct(self, img1, img2):
+    def construct(self, img1: Tensor, img2: Tensor) -> Tensor:
         check_input(self, img1, ("N", "C", "H", "W"))
         check_input(self, img2, tuple(img1.shape), note="img2 must have img1's shape")
         if min(img1.shape[2:]) < self.filter_size:
@@ -236,8 +239,9 @@ class MSSSIM(Cell):
     (frozen Gaussian windows) as in MindSpore.
     """
 
-    def __init__(self, max_val=1.0, power_factors=(0.0448, 0.2856, 0.3001, 0.2363, 0.1333), filter_size=11,
-                 filter_sigma=1.5, k1=0.01, k2=0.03):
+    def __init__(self, max_val: float = 1.0,
+                 power_factors: tuple[float, ...] = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333), filter_size: int = 11,
+                 filter_sigma: float = 1.5, k1: float = 0.01, k2: float = 0.03) -> None:
         super().__init__()
         _check_ssim_args("MSSSIM", max_val, filter_size, filter_sigma, k1, k2)
         if not isinstance(power_factors, (tuple, list)):
@@ -248,7 +252,7 @@ class MSSSIM(Cell):
         self.multi_convs_list = CellList([_gauss_conv(filter_size, filter_sigma) for _ in range(self.level)])
         self.weight_tensor = Tensor(np.asarray(power_factors, np.float32))
 
-    def construct(self, img1, img2):
+    def construct(self, img1: Tensor, img2: Tensor) -> Tensor:
         check_input(self, img1, ("N", "C", "H", "W"))
         check_input(self, img2, tuple(img1.shape), note="img2 must have img1's shape")
         a, max_val = _to_float(img1, self.max_val)
@@ -267,13 +271,13 @@ class MSSSIM(Cell):
 class DropoutExt(Cell):
     """Zeroes elements with probability ``p`` in training and scales the rest by ``1/(1-p)`` (PyTorch-style)."""
 
-    def __init__(self, p=0.5, inplace=False):
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
         if not 0 <= p <= 1:
             raise ValueError(f"For 'DropoutExt', 'p' must be in [0, 1], but got {p}.")
         self.p, self.inplace = p, inplace
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         if not self.training or self.p == 0:
             return input
         return ops.dropout(input, self.p, True)
@@ -282,13 +286,13 @@ class DropoutExt(Cell):
 class Dropout2dExt(Cell):
     """Zeroes whole channels of NCHW input with probability ``p`` in training (PyTorch-style)."""
 
-    def __init__(self, p=0.5, inplace=False):
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
         if not 0 <= p <= 1:
             raise ValueError(f"For 'Dropout2dExt', 'p' must be in [0, 1], but got {p}.")
         self.p, self.inplace = p, inplace
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         if not self.training or self.p == 0:
             return input
         return ops.dropout2d(input, self.p, True)
@@ -297,8 +301,10 @@ class Dropout2dExt(Cell):
 class EmbeddingExt(Cell):
     """Lookup table ``weight`` (num_embeddings, embedding_dim), initialised N(0, 1), row ``padding_idx`` zero."""
 
-    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
-                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, dtype=None):
+    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
+                 max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+                 sparse: bool = False, _weight: Tensor | None = None, _freeze: bool = False,
+                 dtype: mstype.Type | None = None) -> None:
         super().__init__()
         if sparse:
             raise ValueError("For 'EmbeddingExt', sparse=True is not supported (as in MindSpore).")
@@ -321,14 +327,15 @@ class EmbeddingExt(Cell):
         self.weight = Parameter(_weight, name="weight", requires_grad=not _freeze)
         self.max_norm, self.norm_type, self.scale_grad_by_freq, self.sparse = max_norm, norm_type, False, False
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         return ops.embedding(input, self.weight, self.padding_idx)
 
 
 class LayerNormExt(Cell):
     """Layer normalisation over the trailing ``normalized_shape``; ``weight`` ones and ``bias`` zeros."""
 
-    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, dtype=None):
+    def __init__(self, normalized_shape: int | tuple[int, ...] | list[int], eps: float = 1e-5,
+                 elementwise_affine: bool = True, bias: bool = True, dtype: mstype.Type | None = None) -> None:
         super().__init__()
         if isinstance(normalized_shape, int):
             normalized_shape = (normalized_shape,)
@@ -342,18 +349,20 @@ class LayerNormExt(Cell):
         self.bias = Parameter(Tensor(np.zeros(self.normalized_shape, np.float32)).astype(dtype), name="bias") \
             if elementwise_affine and bias else None
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         return ops.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
 
 class MaxPool2dExt(Cell):
     """2-D max pooling with PyTorch-style arguments (stride defaults to kernel_size)."""
 
-    def __init__(self, kernel_size=1, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+    def __init__(self, kernel_size: int | tuple[int, ...] = 1, stride: int | tuple[int, ...] | None = None,
+                 padding: int | tuple[int, ...] = 0, dilation: int | tuple[int, ...] = 1,
+                 return_indices: bool = False, ceil_mode: bool = False) -> None:
         super().__init__()
         self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
         self.dilation, self.return_indices, self.ceil_mode = dilation, return_indices, ceil_mode
 
-    def construct(self, input):
+    def construct(self, input: Tensor) -> Tensor:
         return ops.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.return_indices,
                               self.ceil_mode)

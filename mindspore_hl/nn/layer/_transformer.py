@@ -1,4 +1,6 @@
 """Attention layer: ``MultiheadAttention`` (the Transformer blocks built on it are in ``_transformer_blocks``)."""
+from __future__ import annotations
+
 import math
 
 from ... import ops
@@ -44,8 +46,9 @@ class MultiheadAttention(Cell):
         average_attn_weights=False), None when need_weights=False.
     """
 
-    def __init__(self, embed_dim, num_heads, dropout=0.0, has_bias=True, add_bias_kv=False, add_zero_attn=False,
-                 kdim=None, vdim=None, batch_first=False, dtype=mstype.float32):
+    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, has_bias: bool = True,
+                 add_bias_kv: bool = False, add_zero_attn: bool = False, kdim: int | None = None,
+                 vdim: int | None = None, batch_first: bool = False, dtype: mstype.Type = mstype.float32) -> None:
         super().__init__()
         self.embed_dim = positive_int("MultiheadAttention", "embed_dim", embed_dim)
         self.num_heads = positive_int("MultiheadAttention", "num_heads", num_heads)
@@ -82,8 +85,9 @@ class MultiheadAttention(Cell):
             return ws, (None, None, None)
         return ws, ops.split(_as(self.in_proj_bias, dt), e, 0)
 
-    def construct(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
-                  average_attn_weights=True):
+    def construct(self, query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None = None,
+                  need_weights: bool = True, attn_mask: Tensor | None = None,
+                  average_attn_weights: bool = True) -> tuple[Tensor, Tensor | None]:
         e = self.embed_dim
         qs = check_input(self, query, ("L", "N", e), ("L", e), note=f"embed_dim={e}")
         check_input(self, key, ("S", "N", self.kdim), ("S", self.kdim), note=f"kdim={self.kdim}")
@@ -141,5 +145,5 @@ class MultiheadAttention(Cell):
         out = ops.reshape(ops.transpose(ops.matmul(attended, v), (2, 0, 1, 3)), (-1, n, e))
         return out, weights
 
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         return f"embed_dim={self.embed_dim}, num_heads={self.num_heads}, dropout={self.dropout}"

@@ -3,6 +3,10 @@
 ``TransformerDecoder`` (``layers.<i>``, ``norm``) and ``Transformer`` (``encoder``, ``decoder``), so real
 MindSpore checkpoints load by name.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ... import ops
 from ...common import dtype as mstype
 from ...common.initializer import XavierUniform, initializer
@@ -13,6 +17,9 @@ from ._basic import Dense, Dropout
 from ._container import CellList
 from ._normalization import LayerNorm
 from ._transformer import MultiheadAttention
+
+if TYPE_CHECKING:
+    from typing import Callable
 
 __all__ = ["TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder", "TransformerDecoder",
            "Transformer"]
@@ -87,12 +94,14 @@ class TransformerEncoderLayer(_Block):
     Inputs: src (S, N, d_model) (or batch first), src_mask, src_key_padding_mask (as MultiheadAttention).
     """
 
-    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
-                 batch_first=False, norm_first=False, dtype=mstype.float32):
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
+                 activation: str | Cell | Callable[..., Tensor] = "relu", layer_norm_eps: float = 1e-5,
+                 batch_first: bool = False, norm_first: bool = False, dtype: mstype.Type = mstype.float32) -> None:
         super().__init__(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
                          norm_first, dtype, cross=False)
 
-    def construct(self, src, src_mask=None, src_key_padding_mask=None):
+    def construct(self, src: Tensor, src_mask: Tensor | None = None,
+                  src_key_padding_mask: Tensor | None = None) -> Tensor:
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, self.dropout1)
@@ -109,8 +118,9 @@ class TransformerDecoderLayer(_Block):
         tgt_key_padding_mask, memory_key_padding_mask.
     """
 
-    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
-                 batch_first=False, norm_first=False, dtype=mstype.float32):
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
+                 activation: str | Cell | Callable[..., Tensor] = "relu", layer_norm_eps: float = 1e-5,
+                 batch_first: bool = False, norm_first: bool = False, dtype: mstype.Type = mstype.float32) -> None:
         super().__init__(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
                          norm_first, dtype, cross=True)
 
@@ -118,8 +128,8 @@ class TransformerDecoderLayer(_Block):
         out, _ = self.multihead_attn(x, mem, mem, key_padding_mask, False, attn_mask)
         return self.dropout2(out)
 
-    def construct(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
-                  memory_key_padding_mask=None):
+    def construct(self, tgt: Tensor, memory: Tensor, tgt_mask: Tensor | None = None, memory_mask: Tensor | None = None,
+                  tgt_key_padding_mask: Tensor | None = None, memory_key_padding_mask: Tensor | None = None) -> Tensor:
         x = tgt
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, self.dropout1)
@@ -146,13 +156,14 @@ def _clones(owner, layer, cls, num_layers):
 class TransformerEncoder(Cell):
     """``num_layers`` encoder layers built like ``encoder_layer`` (parameters ``layers.<i>.*``), then ``norm``."""
 
-    def __init__(self, encoder_layer, num_layers, norm=None):
+    def __init__(self, encoder_layer: Cell, num_layers: int, norm: Cell | None = None) -> None:
         super().__init__()
         self.layers = _clones("TransformerEncoder", encoder_layer, TransformerEncoderLayer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
 
-    def construct(self, src, src_mask=None, src_key_padding_mask=None):
+    def construct(self, src: Tensor, src_mask: Tensor | None = None,
+                  src_key_padding_mask: Tensor | None = None) -> Tensor:
         out = src
         for layer in self.layers:
             out = layer(out, src_mask, src_key_padding_mask)
@@ -162,14 +173,14 @@ class TransformerEncoder(Cell):
 class TransformerDecoder(Cell):
     """``num_layers`` decoder layers built like ``decoder_layer`` (parameters ``layers.<i>.*``), then ``norm``."""
 
-    def __init__(self, decoder_layer, num_layers, norm=None):
+    def __init__(self, decoder_layer: Cell, num_layers: int, norm: Cell | None = None) -> None:
         super().__init__()
         self.layers = _clones("TransformerDecoder", decoder_layer, TransformerDecoderLayer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
 
-    def construct(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
-                  memory_key_padding_mask=None):
+    def construct(self, tgt: Tensor, memory: Tensor, tgt_mask: Tensor | None = None, memory_mask: Tensor | None = None,
+                  tgt_key_padding_mask: Tensor | None = None, memory_key_padding_mask: Tensor | None = None) -> Tensor:
         out = tgt
         for layer in self.layers:
             out = layer(out, memory, tgt_mask, memory_mask, tgt_key_padding_mask, memory_key_padding_mask)
@@ -183,9 +194,11 @@ class Transformer(Cell):
     Outputs: (T, N, E).
     """
 
-    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048,
-                 dropout=0.1, activation="relu", custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
-                 batch_first=False, norm_first=False, dtype=mstype.float32):
+    def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6, num_decoder_layers: int = 6,
+                 dim_feedforward: int = 2048, dropout: float = 0.1,
+                 activation: str | Cell | Callable[..., Tensor] = "relu", custom_encoder: Cell | None = None,
+                 custom_decoder: Cell | None = None, layer_norm_eps: float = 1e-5, batch_first: bool = False,
+                 norm_first: bool = False, dtype: mstype.Type = mstype.float32) -> None:
         super().__init__()
         args = (d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first, norm_first, dtype)
         if custom_encoder is not None:
@@ -203,8 +216,9 @@ class Transformer(Cell):
                 p.set_data(initializer(XavierUniform(), p.shape, p.dtype))
         self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
 
-    def construct(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
-                  tgt_key_padding_mask=None, memory_key_padding_mask=None):
+    def construct(self, src: Tensor, tgt: Tensor, src_mask: Tensor | None = None, tgt_mask: Tensor | None = None,
+                  memory_mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
+                  tgt_key_padding_mask: Tensor | None = None, memory_key_padding_mask: Tensor | None = None) -> Tensor:
         if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
             raise ValueError(f"Transformer: the last dimension of 'src' and 'tgt' must be d_model={self.d_model}, "
                              f"but got shapes {tuple(src.shape)} and {tuple(tgt.shape)}.")

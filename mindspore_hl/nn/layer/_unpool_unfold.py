@@ -1,7 +1,10 @@
 """``MaxUnpool1d/2d/3d`` (the inverse of max pooling with indices) and ``Unfold`` (TensorFlow-style image patches),
 plus the PyTorch-style im2col/col2im that mint.nn's ``Unfold``/``Fold`` use.
 """
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 import jax
 import jax.numpy as jnp
@@ -9,6 +12,9 @@ import jax.numpy as jnp
 from ...ops._core import op
 from ..cell import Cell
 from ._checks import check_input
+
+if TYPE_CHECKING:
+    from ...common.tensor import Tensor
 
 __all__ = ["MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "Unfold"]
 
@@ -100,7 +106,8 @@ class Unfold(Cell):
     Args: ksizes, strides, rates: ``[1, row, col, 1]``; padding: ``'valid'`` or ``'same'``.
     """
 
-    def __init__(self, ksizes, strides, rates, padding="valid"):
+    def __init__(self, ksizes: tuple[int, ...] | list[int], strides: tuple[int, ...] | list[int],
+                 rates: tuple[int, ...] | list[int], padding: int | tuple[int, ...] | str = "valid") -> None:
         super().__init__()
         self.ksizes, self.strides = _check_window("ksizes", ksizes), _check_window("strides", strides)
         self.rates = _check_window("rates", rates)
@@ -108,7 +115,7 @@ class Unfold(Cell):
             raise ValueError(f"For 'Unfold', 'padding' must be 'valid' or 'same', but got {padding!r}.")
         self.padding = padding.lower()
 
-    def construct(self, input_x):
+    def construct(self, input_x: Tensor) -> Tensor:
         check_input(self, input_x, ("N", "C", "H", "W"))
         return _extract_patches(input_x, self.ksizes, self.strides, self.rates, self.padding)
 
@@ -121,13 +128,15 @@ def _im2col_raw(x, kernel_size, dilation, padding, stride):
 
 
 @op("mint_im2col")
-def im2col(x, kernel_size, dilation, padding, stride):
+def im2col(x: Tensor, kernel_size: tuple[int, int], dilation: tuple[int, int], padding: tuple[int, int],
+           stride: tuple[int, int]) -> Tensor:
     """PyTorch's unfold: (N, C, H, W) -> (N, C * kh * kw, L), the depth ordered (channel, kernel row, kernel col)."""
     return _im2col_raw(x, kernel_size, dilation, padding, stride)
 
 
 @op("mint_col2im")
-def col2im(cols, output_size, kernel_size, dilation, padding, stride):
+def col2im(cols: Tensor, output_size: tuple[int, int], kernel_size: tuple[int, int], dilation: tuple[int, int],
+           padding: tuple[int, int], stride: tuple[int, int]) -> Tensor:
     """PyTorch's fold, the adjoint of im2col: overlapping patch values are summed into (N, C, H, W)."""
     n, ckk = cols.shape[:2]
     c = ckk // (kernel_size[0] * kernel_size[1])

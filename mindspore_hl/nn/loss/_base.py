@@ -1,8 +1,15 @@
 """``nn.LossBase``: the base of every loss Cell; subclasses compute an elementwise loss and call ``get_loss``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax.numpy as jnp
 
 from ...common.tensor import Tensor, to_array, wrap
 from ..cell import Cell
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["LossBase"]
 
@@ -21,7 +28,7 @@ class LossBase(Cell):
         ...         return self.get_loss(ops.abs(logits - labels))
     """
 
-    def __init__(self, reduction="mean"):
+    def __init__(self, reduction: str = "mean") -> None:
         super().__init__()
         if reduction not in _REDUCTIONS:
             raise ValueError(f"{type(self).__name__}: 'reduction' must be one of {list(_REDUCTIONS)}, but got "
@@ -30,11 +37,11 @@ class LossBase(Cell):
         self.average = reduction == "mean"
         self.reduce = reduction != "none"
 
-    def get_axis(self, x):
+    def get_axis(self, x: Tensor) -> tuple[int, ...]:
         """All axes of ``x`` (the reduction covers every element)."""
         return tuple(range(len(x.shape)))
 
-    def get_loss(self, x, weights=1.0):
+    def get_loss(self, x: Tensor | jnp.ndarray, weights: float | Tensor = 1.0) -> Tensor:
         """Weight the elementwise loss ``x`` (computed in float32) and reduce it; returns x's dtype.
 
         Args:
@@ -53,9 +60,9 @@ class LossBase(Cell):
             raise ValueError(f"{type(self).__name__}: '{what[0]}' and '{what[1]}' must have the same shape, but got "
                              f"{a} and {b}.")
 
-    def construct(self, logits, labels):
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         raise NotImplementedError(f"{type(self).__name__} must define construct(logits, labels).")
 
 
-def as_tensor(x):
+def as_tensor(x: Any) -> Tensor | None:
     return x if x is None or isinstance(x, Tensor) else Tensor(x)

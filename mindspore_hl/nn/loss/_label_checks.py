@@ -13,6 +13,8 @@ changes, and an executable the persistent compile cache can store. Labels comput
 when it runs, through a host callback that raises the same message (JAX reports it as a runtime error whose text
 holds it); the callback only runs when a label is out of range.
 """
+from __future__ import annotations
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -48,7 +50,8 @@ def _host_check(cell, low, high, ignore_index, where):
     return check
 
 
-def check_class_indices(cell, labels, num_classes, allow_negative, ignore_index=None):
+def check_class_indices(cell: str, labels: jax.Array, num_classes: int, allow_negative: bool,
+                        ignore_index: int | None = None) -> None:
     """Raise when an integer label array is outside the range ``cell`` accepts.
 
     Args:

@@ -1,4 +1,6 @@
 """Loss Cells with MindSpore's signatures and defaults."""
+from __future__ import annotations
+
 import jax
 import jax.numpy as jnp
 
@@ -29,11 +31,11 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
         reduction: default 'none' (MindSpore's default; tutorials pass ``sparse=True, reduction='mean'``).
     """
 
-    def __init__(self, sparse=False, reduction="none"):
+    def __init__(self, sparse: bool = False, reduction: str = "none") -> None:
         super().__init__(reduction)
         self.sparse = bool(sparse)
 
-    def construct(self, logits, labels):
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         _check_tensor(self, logits=logits, labels=labels)
         if len(logits.shape) != 2:
             raise ValueError(f"SoftmaxCrossEntropyWithLogits: expected logits of shape (N, C), but got "
@@ -51,7 +53,7 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             labels = labels.astype(logits.dtype)
         return self.get_loss(ops.cross_entropy(logits, labels, reduction="none"))
 
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         return f"sparse={self.sparse}, reduction={self.reduction}"
 
 
@@ -63,13 +65,14 @@ class CrossEntropyLoss(LossBase):
         reduction: 'mean' (weighted mean over non-ignored targets), 'sum' or 'none'. label_smoothing: in [0, 1].
     """
 
-    def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+    def __init__(self, weight: Tensor | None = None, ignore_index: int = -100, reduction: str = "mean",
+                 label_smoothing: float = 0.0) -> None:
         super().__init__(reduction)
         if not 0.0 <= label_smoothing <= 1.0:
             raise ValueError(f"CrossEntropyLoss: 'label_smoothing' must be in [0, 1], but got {label_smoothing}.")
         self.weight, self.ignore_index, self.label_smoothing = as_tensor(weight), ignore_index, label_smoothing
 
-    def construct(self, logits, labels):
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         _check_tensor(self, logits=logits, labels=labels)
         if logits.ndim and labels.shape != logits.shape:  # class indices (MindSpore's GatherD checks the range)
             check_class_indices("CrossEntropyLoss", labels._value, logits.shape[1 if logits.ndim > 1 else 0], True,
@@ -80,11 +83,11 @@ class CrossEntropyLoss(LossBase):
 class NLLLoss(LossBase):
     """Negative log-likelihood of log-probabilities (N, C[, d1...]) and class indices (N[, d1...])."""
 
-    def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
+    def __init__(self, weight: Tensor | None = None, ignore_index: int = -100, reduction: str = "mean") -> None:
         super().__init__(reduction)
         self.weight, self.ignore_index = as_tensor(weight), ignore_index
 
-    def construct(self, logits, labels):
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         _check_tensor(self, logits=logits, labels=labels)
         if logits.ndim:
             check_class_indices("NLLLoss", labels._value, logits.shape[1 if logits.ndim > 1 else 0], True,
@@ -95,7 +98,7 @@ class NLLLoss(LossBase):
 class MSELoss(LossBase):
     """Mean squared error (logits and labels broadcast)."""
 
-    def construct(self, logits, labels):
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         _check_tensor(self, logits=logits, labels=labels)
         return self.get_loss(ops.mse_loss(logits, labels, reduction="none"))
 
@@ -103,7 +106,7 @@ class MSELoss(LossBase):
 class L1Loss(LossBase):
     """Mean absolute error (logits and labels broadcast)."""
 
-    def construct(self, logits, labels):
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         _check_tensor(self, logits=logits, labels=labels)
         return self.get_loss(ops.l1_loss(logits, labels, reduction="none"))
 
@@ -111,13 +114,13 @@ class L1Loss(LossBase):
 class SmoothL1Loss(LossBase):
     """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta. Default reduction 'none' (as MindSpore)."""
 
-    def __init__(self, beta=1.0, reduction="none"):
+    def __init__(self, beta: float = 1.0, reduction: str = "none") -> None:
         super().__init__(reduction)
         if not isinstance(beta, (int, float)) or beta <= 0:
             raise ValueError(f"SmoothL1Loss: 'beta' must be > 0, but got {beta!r}.")
         self.beta = float(beta)
 
-    def construct(self, logits, labels):
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         _check_tensor(self, logits=logits, labels=labels)
         self._same_shape(logits, labels)
         return self.get_loss(ops.smooth_l1_loss(logits, labels, self.beta, "none"))
@@ -126,13 +129,13 @@ class SmoothL1Loss(LossBase):
 class HuberLoss(LossBase):
     """0.5 d^2 where |d| <= delta, else delta * (|d| - 0.5 delta)."""
 
-    def __init__(self, reduction="mean", delta=1.0):
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
         super().__init__(reduction)
         if not isinstance(delta, (int, float)) or delta <= 0:
             raise ValueError(f"HuberLoss: 'delta' must be > 0, but got {delta!r}.")
         self.delta = float(delta)
 
-    def construct(self, logits, labels):
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         _check_tensor(self, logits=logits, labels=labels)
         return self.get_loss(ops.huber_loss(logits, labels, "none", self.delta))
 
@@ -140,11 +143,11 @@ class HuberLoss(LossBase):
 class BCELoss(LossBase):
     """Binary cross-entropy of probabilities in [0, 1]; ``weight`` is broadcast to the elements."""
 
-    def __init__(self, weight=None, reduction="mean"):
+    def __init__(self, weight: Tensor | None = None, reduction: str = "mean") -> None:
         super().__init__(reduction)
         self.weight = as_tensor(weight)
 
-    def construct(self, logits, labels):
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         _check_tensor(self, logits=logits, labels=labels)
         self._same_shape(logits, labels)
         return ops.binary_cross_entropy(logits, labels, self.weight, self.reduction)
@@ -153,11 +156,11 @@ class BCELoss(LossBase):
 class BCEWithLogitsLoss(LossBase):
     """Sigmoid + binary cross-entropy from logits; ``pos_weight`` weights the positive class (last axis)."""
 
-    def __init__(self, reduction="mean", weight=None, pos_weight=None):
+    def __init__(self, reduction: str = "mean", weight: Tensor | None = None, pos_weight: Tensor | None = None) -> None:
         super().__init__(reduction)
         self.weight, self.pos_weight = as_tensor(weight), as_tensor(pos_weight)
 
-    def construct(self, logits, labels):
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         _check_tensor(self, logits=logits, labels=labels)
         self._same_shape(logits, labels)
         return ops.binary_cross_entropy_with_logits(logits, labels, self.weight, self.pos_weight, self.reduction)
@@ -170,13 +173,13 @@ class KLDivLoss(LossBase):
         reduction: 'mean' (default, over all elements), 'batchmean', 'sum' or 'none'.
     """
 
-    def __init__(self, reduction="mean"):
+    def __init__(self, reduction: str = "mean") -> None:
         if reduction == "batchmean":
             super().__init__("sum")
             self.reduction = "batchmean"
         else:
             super().__init__(reduction)
 
-    def construct(self, logits, labels):
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         _check_tensor(self, logits=logits, labels=labels)
         return ops.kl_div(logits, labels, self.reduction)

@@ -1,6 +1,15 @@
 """``TripletMarginWithDistanceLoss``: the triplet margin loss with any distance function."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ... import ops
 from ._base import LossBase
+
+if TYPE_CHECKING:
+    from typing import Callable
+
+    from ...common.tensor import Tensor
 
 __all__ = ["TripletMarginWithDistanceLoss"]
 
@@ -18,7 +27,8 @@ class TripletMarginWithDistanceLoss(LossBase):
     """``max(d(x, positive) - d(x, negative) + margin, 0)`` with ``distance_function`` (default: the 2-norm along
     axis 1); ``swap`` uses ``min(d(x, negative), d(positive, negative))``."""
 
-    def __init__(self, distance_function=None, swap=False, reduction="mean", margin=1.0):
+    def __init__(self, distance_function: Callable[[Tensor, Tensor], Tensor] | None = None, swap: bool = False,
+                 reduction: str = "mean", margin: float = 1.0) -> None:
         super().__init__(reduction)
         if not isinstance(margin, float):
             raise TypeError(f"For 'TripletMarginWithDistanceLoss', 'margin' must be a float, but got "
@@ -29,7 +39,7 @@ class TripletMarginWithDistanceLoss(LossBase):
         self.distance_function = _pairwise_distance if distance_function is None else distance_function
         self.swap, self.margin = swap, margin
 
-    def construct(self, x, positive, negative):
+    def construct(self, x: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
         d1 = self.distance_function(x, positive)
         d2 = self.distance_function(x, negative)
         if self.swap:

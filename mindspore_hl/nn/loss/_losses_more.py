@@ -4,7 +4,10 @@ Gaussian negative log-likelihoods, RMSE / MAE and ``CTCLoss`` (on ``optax.ctc_lo
 The elementwise maths is private JAX here (the functional ops do not exist yet); ``LossBase.get_loss`` applies
 the reduction, so subclasses and ``reduction`` behave as for the other losses.
 """
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 import jax
 import jax.numpy as jnp
@@ -13,6 +16,11 @@ import optax
 from ...common.tensor import Tensor, to_array, wrap
 from ..layer._activation import get_activation
 from ._base import LossBase, as_tensor
+
+if TYPE_CHECKING:
+    from typing import Callable
+
+    from ..cell import Cell
 
 __all__ = ["MAELoss", "RMSELoss", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss", "CosineEmbeddingLoss",
            "TripletMarginLoss", "MultiMarginLoss", "MultilabelMarginLoss", "MultiLabelSoftMarginLoss",
@@ -26,17 +34,17 @@ def _a(x):
 class MAELoss(LossBase):
     """|logits - labels|, reduced."""
 
-    def construct(self, logits, label):
+    def construct(self, logits: Tensor, label: Tensor) -> Tensor:
         return self.get_loss(jnp.abs(_a(logits) - _a(label)))
 
 
 class RMSELoss(LossBase):
     """sqrt(mean((logits - labels)^2))."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
 
-    def construct(self, logits, label):
+    def construct(self, logits: Tensor, label: Tensor) -> Tensor:
         d = _a(logits) - _a(label)
         return wrap(jnp.sqrt(jnp.mean(jnp.square(d))))
 
@@ -44,24 +52,24 @@ class RMSELoss(LossBase):
 class MarginRankingLoss(LossBase):
     """max(0, -target * (input1 - input2) + margin)."""
 
-    def __init__(self, margin=0.0, reduction="mean"):
+    def __init__(self, margin: float = 0.0, reduction: str = "mean") -> None:
         super().__init__(reduction)
         self.margin = float(margin)
 
-    def construct(self, input1, input2, target):
+    def construct(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
         return self.get_loss(jax.nn.relu(-_a(target) * (_a(input1) - _a(input2)) + self.margin))
 
 
 class HingeEmbeddingLoss(LossBase):
     """x where labels == 1, max(0, margin - x) where labels == -1."""
 
-    def __init__(self, margin=1.0, reduction="mean"):
+    def __init__(self, margin: float = 1.0, reduction: str = "mean") -> None:
         super().__init__(reduction)
         if isinstance(margin, bool) or not isinstance(margin, (int, float)):
             raise TypeError(f"HingeEmbeddingLoss: 'margin' must be a float, but got {margin!r}.")
         self.margin = float(margin)
 
-    def construct(self, logits, labels):
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         x, y = _a(logits), _a(labels)
         loss = jnp.where(y == 1, x, 0) + jnp.where(y == -1, jax.nn.relu(self.margin - x), 0)
         return self.get_loss(loss.astype(x.dtype))
@@ -70,7 +78,7 @@ class HingeEmbeddingLoss(LossBase):
 class SoftMarginLoss(LossBase):
     """log(1 + exp(-labels * logits))."""
 
-    def construct(self, logits, labels):
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         return self.get_loss(jax.nn.softplus(-_a(labels) * _a(logits)))
 
 
@@ -78,13 +86,13 @@ class CosineEmbeddingLoss(LossBase):
     """1 - cos(x1, x2) where labels == 1, max(0, cos(x1, x2) - margin) where labels == -1 (cosine on the last
     axis)."""
 
-    def __init__(self, margin=0.0, reduction="mean"):
+    def __init__(self, margin: float = 0.0, reduction: str = "mean") -> None:
         super().__init__(reduction)
         if not -1.0 <= margin <= 1.0:
             raise ValueError(f"CosineEmbeddingLoss: 'margin' must be in [-1, 1], but got {margin}.")
         self.margin = float(margin)
 
-    def construct(self, logits_x1, logits_x2, labels):
+    def construct(self, logits_x1: Tensor, logits_x2: Tensor, labels: Tensor) -> Tensor:
         a, b, y = _a(logits_x1), _a(logits_x2), _a(labels)
         eps = jnp.asarray(1e-12, a.dtype)
         cos = jnp.sum(a * b, -1) / jnp.sqrt((jnp.sum(a * a, -1) + eps) * (jnp.sum(b * b, -1) + eps))
@@ -100,11 +108,12 @@ class TripletMarginLoss(LossBase):
     """max(d(x, positive) - d(x, negative) + margin, 0) with the p-norm distance (``swap``: the smaller of
     d(x, negative) and d(positive, negative))."""
 
-    def __init__(self, p=2, swap=False, eps=1e-6, reduction="mean", margin=1.0):
+    def __init__(self, p: float = 2, swap: bool = False, eps: float = 1e-6, reduction: str = "mean",
+                 margin: float = 1.0) -> None:
         super().__init__(reduction)
         self.p, self.swap, self.eps, self.margin = p, bool(swap), float(eps), float(margin)
 
-    def construct(self, x, positive, negative, margin=1.0):
+    def construct(self, x: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0) -> Tensor:
         margin = self.margin if self.margin != 1.0 else margin
         a, pos, neg = _a(x), _a(positive), _a(negative)
         d_ap, d_an = _pairwise(a, pos, self.p, self.eps), _pairwise(a, neg, self.p, self.eps)
@@ -116,13 +125,13 @@ class TripletMarginLoss(LossBase):
 class MultiMarginLoss(LossBase):
     """Multi-class hinge: sum over j != y of (weight[y] * max(0, margin - x[y] + x[j]))^p / C."""
 
-    def __init__(self, p=1, margin=1.0, reduction="mean", weight=None):
+    def __init__(self, p: int = 1, margin: float = 1.0, reduction: str = "mean", weight: Tensor | None = None) -> None:
         super().__init__(reduction)
         if p not in (1, 2):
             raise ValueError(f"MultiMarginLoss: 'p' must be 1 or 2, but got {p!r}.")
         self.p, self.margin, self.weight = p, float(margin), as_tensor(weight)
 
-    def construct(self, x, target, weight=None):
+    def construct(self, x: Tensor, target: Tensor, weight: Tensor | None = None) -> Tensor:
         x, t = _a(x), _a(target).astype(jnp.int32)
         w = self.weight if self.weight is not None else weight
         c = x.shape[-1]
@@ -140,7 +149,7 @@ class MultilabelMarginLoss(LossBase):
     """Multi-label hinge: target rows list class indices, ended by the first -1; for each listed class j and each
     unlisted class i, max(0, 1 - (x[j] - x[i])), summed and divided by C."""
 
-    def construct(self, x, target):
+    def construct(self, x: Tensor, target: Tensor) -> Tensor:
         x, t = _a(x), _a(target).astype(jnp.int32)
         squeeze = x.ndim == 1
         if squeeze:
@@ -158,11 +167,11 @@ class MultilabelMarginLoss(LossBase):
 class MultiLabelSoftMarginLoss(LossBase):
     """-mean over classes of weight * (y log sigmoid(x) + (1 - y) log sigmoid(-x)), reduced over the batch."""
 
-    def __init__(self, weight=None, reduction="mean"):
+    def __init__(self, weight: Tensor | None = None, reduction: str = "mean") -> None:
         super().__init__(reduction)
         self.weight = as_tensor(weight)
 
-    def construct(self, x, target):
+    def construct(self, x: Tensor, target: Tensor) -> Tensor:
         x, y = _a(x), _a(target).astype(_a(x).dtype)
         loss = -(y * jax.nn.log_sigmoid(x) + (1 - y) * jax.nn.log_sigmoid(-x))
         if self.weight is not None:
@@ -173,11 +182,11 @@ class MultiLabelSoftMarginLoss(LossBase):
 class PoissonNLLLoss(LossBase):
     """exp(x) - target * x (``log_input``) or x - target * log(x + eps); ``full`` adds Stirling's term."""
 
-    def __init__(self, log_input=True, full=False, eps=1e-08, reduction="mean"):
+    def __init__(self, log_input: bool = True, full: bool = False, eps: float = 1e-08, reduction: str = "mean") -> None:
         super().__init__(reduction)
         self.log_input, self.full, self.eps = bool(log_input), bool(full), float(eps)
 
-    def construct(self, input, target):
+    def construct(self, input: Tensor, target: Tensor) -> Tensor:
         x = _a(input)
         t = _a(target).astype(x.dtype)
         loss = jnp.exp(x) - t * x if self.log_input else x - t * jnp.log(x + self.eps)
@@ -191,13 +200,13 @@ class PoissonNLLLoss(LossBase):
 class GaussianNLLLoss(LossBase):
     """0.5 * (log(max(var, eps)) + (logits - labels)^2 / max(var, eps)) (+ 0.5 log(2 pi) with ``full``)."""
 
-    def __init__(self, *, full=False, eps=1e-06, reduction="mean"):
+    def __init__(self, *, full: bool = False, eps: float = 1e-06, reduction: str = "mean") -> None:
         super().__init__(reduction)
         if not isinstance(eps, float) or eps <= 0:
             raise ValueError(f"GaussianNLLLoss: 'eps' must be a positive float, but got {eps!r}.")
         self.full, self.eps = bool(full), eps
 
-    def construct(self, logits, labels, var):
+    def construct(self, logits: Tensor, labels: Tensor, var: Tensor) -> Tensor:
         x, y, v = _a(logits), _a(labels), _a(var)
         if x.shape != v.shape and x.shape[:-1] == v.shape:
             v = v[..., None]
@@ -215,11 +224,11 @@ def _dice(p, y, smooth):
 class DiceLoss(LossBase):
     """1 - 2 |X * Y| / (|X|^2 + |Y|^2 + smooth) over all elements."""
 
-    def __init__(self, smooth=1e-5):
+    def __init__(self, smooth: float = 1e-5) -> None:
         super().__init__()
         self.smooth = float(smooth)
 
-    def construct(self, logits, label):
+    def construct(self, logits: Tensor, label: Tensor) -> Tensor:
         self._same_shape(logits, label)
         return wrap(_dice(_a(logits), _a(label), self.smooth))
 
@@ -228,7 +237,8 @@ class MultiClassDiceLoss(LossBase):
     """Mean over the classes (axis 1) of DiceLoss, after ``activation`` (a name or None) on the logits;
     ``ignore_indiex`` (MindSpore's spelling) skips one class, ``weights`` (2-D) weights each class's loss."""
 
-    def __init__(self, weights=None, ignore_indiex=None, activation="softmax"):
+    def __init__(self, weights: Tensor | None = None, ignore_indiex: int | None = None,
+                 activation: str | Cell | Callable[..., Tensor] = "softmax") -> None:
         super().__init__()
         names = ("softmax", "logsoftmax", "relu", "relu6", "tanh", "sigmoid")
         if isinstance(activation, str) and activation not in names:
@@ -240,7 +250,7 @@ class MultiClassDiceLoss(LossBase):
         self.activation = get_activation(activation, "MultiClassDiceLoss") if isinstance(activation, str) \
             else activation
 
-    def construct(self, logits, label):
+    def construct(self, logits: Tensor, label: Tensor) -> Tensor:
         self._same_shape(logits, label)
         if logits.ndim < 2:
             raise ValueError(f"MultiClassDiceLoss: the inputs must have at least 2 dims, but got {logits.ndim}.")
@@ -261,7 +271,7 @@ class FocalLoss(LossBase):
     """Focal loss: -(1 - p)^gamma * log p of the target class (labels one-hot (N, C, ...) or indices (N, 1, ...)),
     optionally class-weighted, averaged over the spatial positions, then reduced."""
 
-    def __init__(self, weight=None, gamma=2.0, reduction="mean"):
+    def __init__(self, weight: Tensor | None = None, gamma: float = 2.0, reduction: str = "mean") -> None:
         super().__init__(reduction)
         if isinstance(gamma, bool) or not isinstance(gamma, float):
             raise TypeError(f"FocalLoss: 'gamma' must be a float, but got {gamma!r}.")
@@ -269,7 +279,7 @@ class FocalLoss(LossBase):
             raise ValueError("FocalLoss: 'weight' must be a 1-D Tensor or None.")
         self.weight, self.gamma = weight, gamma
 
-    def construct(self, logits, labels):
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         x, y = _a(logits), _a(labels)
         if x.ndim != y.ndim or x.ndim < 2 or y.shape[1] not in (1, x.shape[1]):
             raise ValueError(f"FocalLoss: 'logits' (N, C, ...) and 'labels' (N, C, ...) or (N, 1, ...) must have "
@@ -296,11 +306,11 @@ class CTCLoss(LossBase):
     (N, S), ``input_lengths`` (N,) and ``target_lengths`` (N,); 'mean' divides each loss by its target length
     before averaging; ``zero_infinity`` zeroes impossible alignments. Computed by ``optax.ctc_loss``."""
 
-    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False) -> None:
         super().__init__(reduction)
         self.blank, self.zero_infinity = int(blank), bool(zero_infinity)
 
-    def construct(self, log_probs, targets, input_lengths, target_lengths):
+    def construct(self, log_probs: Tensor, targets: Tensor, input_lengths: Tensor, target_lengths: Tensor) -> Tensor:
         lp, t = _a(log_probs), _a(targets).astype(jnp.int32)
         unbatched = lp.ndim == 2
         if unbatched:

@@ -1,4 +1,8 @@
 """``nn.Adam`` (MindSpore's Adam / ApplyAdamWithAmsgrad kernels), ``nn.AdamWeightDecay`` and ``nn.AdamW``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax.numpy as jnp
 import numpy as np
 
@@ -6,6 +10,11 @@ from ..._jit import jit
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor, to_array
 from ._optimizer import Optimizer
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable
+
+    from ..learning_rate_schedule import LearningRateSchedule
 
 __all__ = ["Adam", "AdamWeightDecay", "AdamW"]
 
@@ -41,8 +50,10 @@ class Adam(Optimizer):
     State: ``beta1_power``, ``beta2_power`` (Float32 scalars), ``moment1.<p>``, ``moment2.<p>``, ``vhat.<p>``.
     """
 
-    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
-                 use_nesterov=False, weight_decay=0.0, loss_scale=1.0, use_amsgrad=False, **kwargs):
+    def __init__(self, params: Iterable[Any],
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule = 1e-3, beta1: float = 0.9,
+                 beta2: float = 0.999, eps: float = 1e-8, use_locking: bool = False, use_nesterov: bool = False,
+                 weight_decay: float = 0.0, loss_scale: float = 1.0, use_amsgrad: bool = False, **kwargs: Any) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         _check_betas(self.cls_name, beta1, beta2, eps)
         _check_bools(self.cls_name, use_locking=use_locking, use_nesterov=use_nesterov, use_amsgrad=use_amsgrad)
@@ -67,7 +78,7 @@ class Adam(Optimizer):
             self.vhat = self._clone_state("vhat")
 
     @jit
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(gradients)
         lrs = self._lr_per_param()
         b1p = self.beta1_power._value * np.float32(self.beta1)
@@ -101,7 +112,9 @@ class AdamWeightDecay(Optimizer):
     State: ``adam_m.<p>``, ``adam_v.<p>``.
     """
 
-    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-6, weight_decay=0.0):
+    def __init__(self, params: Iterable[Any],
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule = 1e-3, beta1: float = 0.9,
+                 beta2: float = 0.999, eps: float = 1e-6, weight_decay: float = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay)
         _check_betas(self.cls_name, beta1, beta2, eps)
         self.beta1, self.beta2, self.eps = beta1, beta2, eps
@@ -109,7 +122,7 @@ class AdamWeightDecay(Optimizer):
         self.moments2 = self._clone_state("adam_v")
 
     @jit
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(gradients, decay=False, centralize=False, scale=False)
         wds = self.get_weight_decay()
         wds = wds if self.is_group else (wds,) * self.param_length
@@ -140,8 +153,10 @@ class AdamW(Optimizer):
     State: ``exp_avg.<p>``, ``exp_avg_sq.<p>`` and (AMSGrad) ``max_exp_avg_sq.<p>``.
     """
 
-    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=1e-2,
-                 amsgrad=False, maximize=False):
+    def __init__(self, params: Iterable[Any],
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule = 1e-3, beta1: float = 0.9,
+                 beta2: float = 0.999, eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False,
+                 maximize: bool = False) -> None:
         super().__init__(learning_rate, params, weight_decay)
         _check_betas(self.cls_name, beta1, beta2, eps)
         _check_bools(self.cls_name, amsgrad=amsgrad, maximize=maximize)
@@ -153,7 +168,7 @@ class AdamW(Optimizer):
             self.max_exp_avg_sq = self._clone_state("max_exp_avg_sq")
 
     @jit
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(gradients, decay=False, centralize=False, scale=False)
         wds = self.get_weight_decay()
         wds = wds if self.is_group else (wds,) * self.param_length

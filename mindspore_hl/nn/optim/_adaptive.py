@@ -1,5 +1,9 @@
 """``nn.Lamb``, ``nn.RMSProp`` and ``nn.Adagrad`` (MindSpore's Lamb, ApplyRMSProp / ApplyCenteredRMSProp and
 ApplyAdagrad kernels)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax.numpy as jnp
 import numpy as np
 import optax
@@ -8,6 +12,12 @@ from ..._jit import jit
 from ...common.tensor import to_array
 from ._adam import _check_betas, _check_bools
 from ._optimizer import Optimizer
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable
+
+    from ...common.tensor import Tensor
+    from ..learning_rate_schedule import LearningRateSchedule
 
 __all__ = ["Lamb", "RMSProp", "Adagrad"]
 
@@ -22,7 +32,8 @@ class Lamb(Optimizer):
     State: ``lamb_m.<p>``, ``lamb_v.<p>``.
     """
 
-    def __init__(self, params, learning_rate, beta1=0.9, beta2=0.999, eps=1e-6, weight_decay=0.0):
+    def __init__(self, params: Iterable[Any], learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule,
+                 beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-6, weight_decay: float = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay)
         _check_betas(self.cls_name, beta1, beta2, eps)
         self.beta1, self.beta2, self.eps = beta1, beta2, eps
@@ -31,7 +42,7 @@ class Lamb(Optimizer):
         self.moments2 = self._clone_state("lamb_v")
 
     @jit
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(gradients, decay=False, scale=False)
         wds = self.get_weight_decay()
         wds = wds if self.is_group else (wds,) * self.param_length
@@ -66,8 +77,10 @@ class RMSProp(Optimizer):
     State: ``mean_grad.<p>`` (centered), ``mean_square.<p>`` (starts at ones) and ``moment.<p>``.
     """
 
-    def __init__(self, params, learning_rate=0.1, decay=0.9, momentum=0.0, epsilon=1e-10, use_locking=False,
-                 centered=False, loss_scale=1.0, weight_decay=0.0):
+    def __init__(self, params: Iterable[Any],
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule = 0.1, decay: float = 0.9,
+                 momentum: float = 0.0, epsilon: float = 1e-10, use_locking: bool = False, centered: bool = False,
+                 loss_scale: float = 1.0, weight_decay: float = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         for name, value in (("decay", decay), ("momentum", momentum), ("epsilon", epsilon)):
             if not isinstance(value, float):
@@ -87,7 +100,7 @@ class RMSProp(Optimizer):
         self.moment = self._clone_state("moment")
 
     @jit
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(gradients)
         lrs = self._lr_per_param()
         mgs = self.mg if self.centered else [None] * self.param_length
@@ -123,7 +136,9 @@ class Adagrad(Optimizer):
     ``accum``).
     """
 
-    def __init__(self, params, accum=0.1, learning_rate=0.001, update_slots=True, loss_scale=1.0, weight_decay=0.0):
+    def __init__(self, params: Iterable[Any], accum: float = 0.1,
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule = 0.001,
+                 update_slots: bool = True, loss_scale: float = 1.0, weight_decay: float = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         if not isinstance(accum, float):
             raise TypeError(f"For '{self.cls_name}', 'accum' must be a float, but got {type(accum).__name__}.")
@@ -135,7 +150,7 @@ class Adagrad(Optimizer):
         self._rss = optax.scale_by_rss(initial_accumulator_value=accum, eps=1e-6)
 
     @jit
-    def construct(self, grads):
+    def construct(self, grads: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(grads)
         lrs = self._lr_per_param()
         for p, acc, g, lr in zip(self._parameters, self.accum, grads, lrs):

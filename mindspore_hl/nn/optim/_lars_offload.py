@@ -1,4 +1,8 @@
 """``LARS`` (layer-wise adaptive rate scaling around another optimizer) and ``AdamOffload``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax.numpy as jnp
 import numpy as np
 
@@ -8,6 +12,12 @@ from ...ops._optim_updates import lars_gradient
 from ._adam import Adam
 from ._optimizer import Optimizer
 
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable
+
+    from ..cell import Cell
+    from ..learning_rate_schedule import LearningRateSchedule
+
 __all__ = ["LARS", "AdamOffload"]
 
 
@@ -15,8 +25,10 @@ class AdamOffload(Adam):
     """Adam whose update MindSpore runs on the host CPU; the maths and state (``beta1_power``/``beta2_power`` of
     shape (1,), ``moment1.*``, ``moment2.*``) are Adam's. Here every update runs where JAX places the arrays."""
 
-    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
-                 use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
+    def __init__(self, params: Iterable[Any],
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule = 1e-3, beta1: float = 0.9,
+                 beta2: float = 0.999, eps: float = 1e-8, use_locking: bool = False, use_nesterov: bool = False,
+                 weight_decay: float = 0.0, loss_scale: float = 1.0) -> None:
         super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov, weight_decay,
                          loss_scale)
         # MindSpore's AdamOffload keeps the powers as shape-(1,) Parameters (checkpoints hold that shape).
@@ -35,7 +47,8 @@ class LARS(Optimizer):
     optimizer's weight decay and loss scale move to LARS, as in MindSpore.
     """
 
-    def __init__(self, optimizer, epsilon=1e-05, coefficient=0.001, use_clip=False, lars_filter=_default_filter):
+    def __init__(self, optimizer: Cell, epsilon: float = 1e-05, coefficient: float = 0.001, use_clip: bool = False,
+                 lars_filter: Callable[[Any], bool] = _default_filter) -> None:
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"For 'LARS', 'optimizer' must be an Optimizer, but got {type(optimizer).__name__}.")
         for name, v in (("epsilon", epsilon), ("coefficient", coefficient)):
@@ -56,7 +69,7 @@ class LARS(Optimizer):
         optimizer.exec_weight_decay = False
         optimizer.loss_scale = 1.0
 
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         opt = self.opt
         if not isinstance(gradients, (tuple, list)) or len(gradients) != opt.param_length:
             raise ValueError(f"For 'LARS', the gradients must be a tuple of {opt.param_length} Tensors aligned with "

@@ -1,4 +1,8 @@
 """``nn.Momentum`` and ``nn.SGD`` (MindSpore's ApplyMomentum and SGD kernels)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax.numpy as jnp
 import numpy as np
 import optax
@@ -7,6 +11,11 @@ from ..._jit import jit
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
 from ._optimizer import Optimizer
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable
+
+    from ..learning_rate_schedule import LearningRateSchedule
 
 __all__ = ["Momentum", "SGD"]
 
@@ -37,7 +46,9 @@ class Momentum(Optimizer):
     State: ``momentum`` (Float32 scalar) and ``moments.<param name>``.
     """
 
-    def __init__(self, params, learning_rate, momentum, weight_decay=0.0, loss_scale=1.0, use_nesterov=False):
+    def __init__(self, params: Iterable[Any], learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule,
+                 momentum: float, weight_decay: float = 0.0, loss_scale: float = 1.0,
+                 use_nesterov: bool = False) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         momentum = _float_arg(self.cls_name, "momentum", momentum)
         if not isinstance(use_nesterov, bool):
@@ -49,7 +60,7 @@ class Momentum(Optimizer):
         self.moments = self._clone_state("moments")
 
     @jit
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(gradients)
         lrs = self._lr_per_param()
         mom = self.momentum._value
@@ -75,8 +86,10 @@ class SGD(Optimizer):
     State: ``momentum`` (Float32 scalar), ``accum.<param>`` (zeros) and ``stat.<param>`` (ones).
     """
 
-    def __init__(self, params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False,
-                 loss_scale=1.0):
+    def __init__(self, params: Iterable[Any],
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule = 0.1, momentum: float = 0.0,
+                 dampening: float = 0.0, weight_decay: float = 0.0, nesterov: bool = False,
+                 loss_scale: float = 1.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         momentum = _float_arg(self.cls_name, "momentum", momentum, allow_int=True)
         self.dampening = _float_arg(self.cls_name, "dampening", dampening, allow_int=True)
@@ -97,7 +110,7 @@ class SGD(Optimizer):
         self.stat = self._clone_state("stat", init="ones")
 
     @jit
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(gradients, decay=False)
         lrs = self._lr_per_param()
         mom = self.momentum._value

@@ -7,6 +7,10 @@ to the infinity norm before the max (MindSpore adds it to the denominator afterw
 Adagrad, Rprop and ASGD have no optax transformation with MindSpore's semantics (optax's Rprop, for one, does not
 zero the gradient it remembers after a sign change the way MindSpore's does).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax.numpy as jnp
 import numpy as np
 import optax
@@ -16,6 +20,11 @@ from ...common.parameter import Parameter, ParameterTuple
 from ...common.tensor import Tensor
 from ._adam import Adam, _check_betas
 from ._optimizer import Optimizer
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable
+
+    from ..learning_rate_schedule import LearningRateSchedule
 
 __all__ = ["Adadelta", "AdaMax", "FTRL", "ProximalAdagrad", "Rprop", "ASGD", "LazyAdam"]
 
@@ -36,7 +45,9 @@ class Adadelta(Optimizer):
     The update is ``optax.scale_by_adadelta``. State: ``accum.<p>``, ``accum_update.<p>``.
     """
 
-    def __init__(self, params, learning_rate=1.0, rho=0.9, epsilon=1e-6, loss_scale=1.0, weight_decay=0.0):
+    def __init__(self, params: Iterable[Any],
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule = 1.0, rho: float = 0.9,
+                 epsilon: float = 1e-6, loss_scale: float = 1.0, weight_decay: float = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         self.rho = _float(self.cls_name, "rho", rho, 0.0, 1.0)
         self.epsilon = _float(self.cls_name, "epsilon", epsilon, 0.0)
@@ -45,7 +56,7 @@ class Adadelta(Optimizer):
         self._tx = optax.scale_by_adadelta(rho=self.rho, eps=self.epsilon)
 
     @jit
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(gradients)
         lrs = self._lr_per_param()
         for p, acc, acc_u, g, lr in zip(self._parameters, self.accum, self.accum_update, grads, lrs):
@@ -64,8 +75,9 @@ class AdaMax(Optimizer):
     State: ``beta1_power`` (Float32 scalar), ``moment1.<p>``, ``moment2.<p>``.
     """
 
-    def __init__(self, params, learning_rate=0.001, beta1=0.9, beta2=0.999, eps=1e-08, weight_decay=0.0,
-                 loss_scale=1.0):
+    def __init__(self, params: Iterable[Any],
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule = 0.001, beta1: float = 0.9,
+                 beta2: float = 0.999, eps: float = 1e-08, weight_decay: float = 0.0, loss_scale: float = 1.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         _check_betas(self.cls_name, beta1, beta2, eps)
         self.beta1, self.beta2, self.eps = beta1, beta2, eps
@@ -74,7 +86,7 @@ class AdaMax(Optimizer):
         self.moment2 = self._clone_state("moment2")
 
     @jit
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(gradients)
         lrs = self._lr_per_param()
         b1p = self.beta1_power._value * np.float32(self.beta1)
@@ -98,8 +110,10 @@ class FTRL(Optimizer):
     State: ``moments.<p>`` (the accumulators, starting at ``initial_accum``), ``linear.<p>``.
     """
 
-    def __init__(self, params, initial_accum=0.1, learning_rate=0.001, lr_power=-0.5, l1=0.0, l2=0.0,
-                 use_locking=False, loss_scale=1.0, weight_decay=0.0):
+    def __init__(self, params: Iterable[Any], initial_accum: float = 0.1,
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule = 0.001, lr_power: float = -0.5,
+                 l1: float = 0.0, l2: float = 0.0, use_locking: bool = False, loss_scale: float = 1.0,
+                 weight_decay: float = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         self.initial_accum = _float(self.cls_name, "initial_accum", initial_accum, 0.0)
         self.lr_power = _float(self.cls_name, "lr_power", lr_power, high=0.0)
@@ -110,7 +124,7 @@ class FTRL(Optimizer):
         self.linear = self._clone_state("linear")
 
     @jit
-    def construct(self, grads):
+    def construct(self, grads: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(grads)
         lrs = self._lr_per_param()
         for p, acc, lin, g, lr in zip(self._parameters, self.moments, self.linear, grads, lrs):
@@ -136,8 +150,10 @@ class ProximalAdagrad(Optimizer):
     State: ``accum.<p>`` (starting at ``accum``).
     """
 
-    def __init__(self, params, accum=0.1, learning_rate=0.001, l1=0.0, l2=0.0, use_locking=False, loss_scale=1.0,
-                 weight_decay=0.0):
+    def __init__(self, params: Iterable[Any], accum: float = 0.1,
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule = 0.001, l1: float = 0.0,
+                 l2: float = 0.0, use_locking: bool = False, loss_scale: float = 1.0,
+                 weight_decay: float = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         init = _float(self.cls_name, "accum", accum, 0.0)
         self.l1 = _float(self.cls_name, "l1", l1, 0.0)
@@ -146,7 +162,7 @@ class ProximalAdagrad(Optimizer):
         self.accum = self._clone_state("accum", init=init)
 
     @jit
-    def construct(self, grads):
+    def construct(self, grads: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(grads)
         lrs = self._lr_per_param()
         for p, acc, g, lr in zip(self._parameters, self.accum, grads, lrs):
@@ -170,7 +186,10 @@ class Rprop(Optimizer):
     State: ``prev.<p>`` (the last gradient used), ``step_size.<p>``.
     """
 
-    def __init__(self, params, learning_rate=0.1, etas=(0.5, 1.2), step_sizes=(1e-6, 50.), weight_decay=0.0):
+    def __init__(self, params: Iterable[Any],
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule = 0.1,
+                 etas: tuple[float, ...] = (0.5, 1.2), step_sizes: tuple[float, ...] = (1e-6, 50.),
+                 weight_decay: float = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay)
         if not (isinstance(etas, tuple) and len(etas) == 2 and 0 < etas[0] < 1 < etas[1]):
             raise ValueError(f"For '{self.cls_name}', 'etas' must be a tuple (etaminus, etaplus) with "
@@ -184,7 +203,7 @@ class Rprop(Optimizer):
         self.step_size = self._clone_state("step_size")
 
     @jit
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(gradients)
         lrs = self._lr_per_param()
         first = self.global_step._value.reshape(()) == 1
@@ -210,7 +229,9 @@ class ASGD(Optimizer):
     State (MindSpore's names): ``mu_<p>``, ``eta_<p>`` (Float32 scalars) and ``ax_.<p>``.
     """
 
-    def __init__(self, params, learning_rate=0.1, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0.0):
+    def __init__(self, params: Iterable[Any],
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule = 0.1, lambd: float = 1e-4,
+                 alpha: float = 0.75, t0: float = 1e6, weight_decay: float = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay)
         self.lambd = _float(self.cls_name, "lambd", lambd, int_ok=False)
         self.alpha = _float(self.cls_name, "alpha", alpha, int_ok=False)
@@ -226,7 +247,7 @@ class ASGD(Optimizer):
         return super()._clone_state(prefix, init)
 
     @jit
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(gradients)
         lrs = self._lr_per_param()
         step = self.global_step._value.reshape(()).astype(jnp.float32)
@@ -245,8 +266,10 @@ class LazyAdam(Adam):
     """Adam whose sparse updates touch only the rows present; with dense gradients (always, here) it is Adam's
     update exactly, as in MindSpore. State: ``beta1_power``, ``beta2_power``, ``moment1.<p>``, ``moment2.<p>``."""
 
-    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
-                 use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
+    def __init__(self, params: Iterable[Any],
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule = 1e-3, beta1: float = 0.9,
+                 beta2: float = 0.999, eps: float = 1e-8, use_locking: bool = False, use_nesterov: bool = False,
+                 weight_decay: float = 0.0, loss_scale: float = 1.0) -> None:
         super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov, weight_decay,
                          loss_scale)
         # MindSpore's LazyAdam keeps its beta powers as shape (1,) (Adam's are scalars).

@@ -5,6 +5,10 @@ scaling and checkpoints treat it like any built-in optimizer. Each state leaf is
 path follows the state's structure and ends in the trained parameter's name for per-parameter slots, e.g.
 ``optax.0.mu.conv1.weight`` (Adam's first moment of ``conv1.weight``) or ``optax.0.count``.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax
 import numpy as np
 
@@ -12,6 +16,13 @@ from ..._jit import jit
 from ...common.parameter import Parameter, ParameterTuple
 from ...common.tensor import Tensor
 from ._optimizer import Optimizer
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable
+
+    import optax
+
+    from ..learning_rate_schedule import LearningRateSchedule
 
 __all__ = ["OptaxOptimizer"]
 
@@ -45,7 +56,9 @@ class OptaxOptimizer(Optimizer):
         ['optax.0.count', 'optax.0.mu.bias', 'optax.0.mu.weight', 'optax.0.nu.bias', 'optax.0.nu.weight']
     """
 
-    def __init__(self, params, transformation, learning_rate=None, weight_decay=0.0, loss_scale=1.0):
+    def __init__(self, params: Iterable[Any], transformation: optax.GradientTransformation,
+                 learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule | None = None,
+                 weight_decay: float = 0.0, loss_scale: float = 1.0) -> None:
         super().__init__(1.0 if learning_rate is None else learning_rate, params, weight_decay, loss_scale)
         if not (hasattr(transformation, "init") and hasattr(transformation, "update")):
             raise TypeError(f"For '{self.cls_name}', 'transformation' must be an optax GradientTransformation (with "
@@ -65,7 +78,7 @@ class OptaxOptimizer(Optimizer):
         self.optax_state = ParameterTuple(slots)
 
     @jit
-    def construct(self, gradients):
+    def construct(self, gradients: tuple[Tensor, ...]) -> Tensor:
         grads = self._gradients(gradients)
         lrs = self._lr_per_param()
         params = {n: p._value for n, p in zip(self._names, self._parameters)}
@@ -78,6 +91,6 @@ class OptaxOptimizer(Optimizer):
             self._assign(p, p._value - lr.astype(u.dtype) * u if self._scaled else p._value + u)
         return self._success()
 
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         return f"transformation={self._tx!r}"
 

@@ -11,7 +11,10 @@ the optimizer too (MindSpore registers ``optimizer.parameters`` the same way), s
 into the stateless scope. The built-in optimizers' ``construct`` is wrapped in ``ms.jit`` (as in MindSpore),
 so even in PYNATIVE mode one call is one compiled XLA computation.
 """
+from __future__ import annotations
+
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import jax.numpy as jnp
 import numpy as np
@@ -20,6 +23,11 @@ from ...common.parameter import Parameter, ParameterTuple
 from ...common.tensor import Tensor, to_array, wrap
 from ..cell import Cell
 from ..learning_rate_schedule import LearningRateSchedule
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..learning_rate_schedule import LearningRateSchedule
 
 __all__ = ["Optimizer"]
 
@@ -76,7 +84,8 @@ class Optimizer(Cell):
         loss_scale: float > 0; gradients are divided by it (weight decay is scaled to match).
     """
 
-    def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
+    def __init__(self, learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule,
+                 parameters: Iterable[Any], weight_decay: float = 0.0, loss_scale: float = 1.0) -> None:
         super().__init__(auto_prefix=False)
         self.__dict__["_tuple_keys"] = {}
         parameters = self._check_parameters(parameters)
@@ -276,7 +285,7 @@ class Optimizer(Cell):
         return params, lrs, wds, gcs
 
     # ---- MindSpore's helper API for constructs --------------------------------------------------------------
-    def get_lr(self):
+    def get_lr(self) -> Tensor | tuple[Tensor, ...]:
         """The learning rate for the current step (a Parameter, Tensor, or per-parameter tuple when groups set
         ``lr``). Like MindSpore, reading it does not advance ``global_step``: only an update does."""
         step = self.global_step._value
@@ -297,7 +306,7 @@ class Optimizer(Cell):
         lrs = lr if self.is_group_lr else (lr,) * self.param_length
         return [to_array(x).astype(jnp.float32).reshape(()) for x in lrs]
 
-    def get_weight_decay(self):
+    def get_weight_decay(self) -> Any:
         """The (loss-scaled) weight decay for the current step: a float, Tensor, or per-parameter tuple."""
         step = self.global_step._value
 
@@ -308,7 +317,7 @@ class Optimizer(Cell):
             return tuple(value(wd) for wd in self._wd_sources)
         return value(self.weight_decay)
 
-    def get_lr_parameter(self, param):
+    def get_lr_parameter(self, param: Parameter | list[Parameter]) -> Tensor | list[Tensor]:
         """The learning-rate Parameter (or schedule Cell) used for ``param`` (a Parameter or a list of them)."""
         params = [param] if isinstance(param, Parameter) else param
         if not isinstance(params, list):
@@ -324,11 +333,11 @@ class Optimizer(Cell):
             out.append(src.learning_rate if isinstance(src, _IteratorLearningRate) else src)
         return out if isinstance(param, list) else out[0]
 
-    def flatten_gradients(self, gradients):
+    def flatten_gradients(self, gradients: tuple[Tensor, ...]) -> tuple[Tensor, ...]:
         """Parameters are never flattened here: returns ``gradients`` unchanged."""
         return gradients
 
-    def decay_weight(self, gradients):
+    def decay_weight(self, gradients: tuple[Tensor, ...]) -> tuple[Tensor, ...]:
         """``grad + weight_decay * param`` for the parameters that decay."""
         wds = self.get_weight_decay()
         wds = wds if self.is_group else (wds,) * self.param_length
@@ -340,12 +349,12 @@ class Optimizer(Cell):
             out.append(wrap(g))
         return tuple(out)
 
-    def gradients_centralization(self, gradients):
+    def gradients_centralization(self, gradients: tuple[Tensor, ...]) -> tuple[Tensor, ...]:
         """Centralize the gradients of the groups with ``grad_centralization=True``."""
         return tuple(wrap(_centralize(to_array(g)) if flag else to_array(g))
                      for g, flag in zip(gradients, self.grad_centralization_flags))
 
-    def scale_grad(self, gradients):
+    def scale_grad(self, gradients: tuple[Tensor, ...]) -> tuple[Tensor, ...]:
         """Undo the loss scale: ``grad / loss_scale``."""
         if self.loss_scale == 1.0:
             return tuple(gradients)
@@ -387,8 +396,8 @@ class Optimizer(Cell):
     def _success():
         return wrap(jnp.asarray(True))
 
-    def construct(self, *hyper_params):
+    def construct(self, *hyper_params: Any) -> Any:
         raise NotImplementedError(f"{self.cls_name} must define construct(gradients).")
 
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         return f"learning_rate={self.learning_rate!r}" if isinstance(self.learning_rate, Parameter) else ""

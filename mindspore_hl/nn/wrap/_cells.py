@@ -1,10 +1,19 @@
 """``WithLossCell``, ``WithEvalCell``, ``WithGradCell`` and ``TrainOneStepCell``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax.numpy as jnp
 
 from ...common.tensor import wrap
 from ...ops._autodiff import differentiate
 from ...parallel._grad_reducer import default_grad_reducer
 from ..cell import Cell
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ...common.tensor import Tensor
 
 
 class WithLossCell(Cell):
@@ -14,29 +23,29 @@ class WithLossCell(Cell):
         backbone: the network; loss_fn: a loss Cell or function.
     """
 
-    def __init__(self, backbone, loss_fn):
+    def __init__(self, backbone: Cell, loss_fn: Cell) -> None:
         super().__init__(auto_prefix=False)
         self._backbone = backbone
         self._loss_fn = loss_fn
 
-    def construct(self, data, label):
+    def construct(self, data: Tensor, label: Tensor) -> Tensor:
         return self._loss_fn(self._backbone(data), label)
 
     @property
-    def backbone_network(self):
+    def backbone_network(self) -> Cell:
         return self._backbone
 
 
 class WithEvalCell(Cell):
     """Returns ``(loss, outputs, label)`` for evaluation; ``add_cast_fp32`` casts outputs to float32 first."""
 
-    def __init__(self, network, loss_fn, add_cast_fp32=False):
+    def __init__(self, network: Cell, loss_fn: Cell, add_cast_fp32: bool = False) -> None:
         super().__init__(auto_prefix=False)
         self._network = network
         self._loss_fn = loss_fn
         self.add_cast_fp32 = add_cast_fp32
 
-    def construct(self, data, label):
+    def construct(self, data: Tensor, label: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         outputs = self._network(data)
         if self.add_cast_fp32:
             outputs = wrap(outputs._value.astype(jnp.float32))
@@ -48,13 +57,13 @@ class WithEvalCell(Cell):
 class WithGradCell(Cell):
     """Returns the gradients of ``loss_fn(network(x), label)`` w.r.t. the trainable parameters."""
 
-    def __init__(self, network, loss_fn=None, sens=None):
+    def __init__(self, network: Cell, loss_fn: Cell | None = None, sens: float | Tensor | None = None) -> None:
         super().__init__(auto_prefix=False)
         self.network = network if loss_fn is None else WithLossCell(network, loss_fn)
         self.weights = network.trainable_params()
         self.sens = sens
 
-    def construct(self, *inputs):
+    def construct(self, *inputs: Any) -> tuple[Tensor, ...]:
         _, _, grads = differentiate(self.network, inputs, (), tuple(self.weights), sens=self.sens)
         return tuple(wrap(g) for g in grads)
 
@@ -71,7 +80,8 @@ class TrainOneStepCell(Cell):
         return_grad: also return the gradients ``(loss, grads)``.
     """
 
-    def __init__(self, network, optimizer, sens=None, return_grad=False):
+    def __init__(self, network: Cell, optimizer: Cell, sens: float | Tensor | None = None,
+                 return_grad: bool = False) -> None:
         super().__init__(auto_prefix=False)
         self.network = network
         self.optimizer = optimizer
@@ -81,7 +91,7 @@ class TrainOneStepCell(Cell):
         # MindSpore installs the data-parallel reducer itself (None outside DATA/HYBRID parallel).
         self.grad_reducer = default_grad_reducer(self.weights)
 
-    def construct(self, *inputs):
+    def construct(self, *inputs: Any) -> Tensor | tuple[Tensor, tuple[Tensor, ...]]:
         loss, grads = self.forward_and_grads(*inputs)
         if self.grad_reducer is not None:
             grads = self.grad_reducer(grads)
@@ -90,7 +100,7 @@ class TrainOneStepCell(Cell):
             return loss, grads
         return loss
 
-    def forward_and_grads(self, *inputs, sens=None):
+    def forward_and_grads(self, *inputs: Any, sens: float | Tensor | None = None) -> tuple[Any, tuple[Tensor, ...]]:
         """``(loss, grads)`` with gradients pulled back from ``sens`` (default: this cell's ``sens``)."""
         sens = self.sens if sens is None else sens
         scale = None if isinstance(sens, (int, float)) and sens == 1.0 else sens

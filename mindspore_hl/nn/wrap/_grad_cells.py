@@ -1,9 +1,18 @@
 """``ForwardValueAndGrad`` and the micro-batch wrappers ``GradAccumulationCell``, ``MicroBatchInterleaved`` and
 ``PipelineCell`` (the batch split along axis 0 into equal slices, the network's outputs summed)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ... import ops
 from ...common.parameter import ParameterTuple
 from ...common.tensor import Tensor
 from ..cell import Cell
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable
+
+    from ...common.parameter import Parameter
 
 __all__ = ["ForwardValueAndGrad", "GradAccumulationCell", "MicroBatchInterleaved", "PipelineCell"]
 
@@ -19,7 +28,8 @@ class ForwardValueAndGrad(Cell):
             sensitivity (default: ones).
     """
 
-    def __init__(self, network, weights=None, get_all=False, get_by_list=False, sens_param=False):
+    def __init__(self, network: Cell, weights: Iterable[Parameter] | None = None, get_all: bool = False,
+                 get_by_list: bool = False, sens_param: bool = False) -> None:
         super().__init__(auto_prefix=False)
         if not isinstance(network, Cell):
             raise TypeError(f"ForwardValueAndGrad: 'network' must be a Cell, but got {type(network).__name__}.")
@@ -30,7 +40,7 @@ class ForwardValueAndGrad(Cell):
         self.get_all, self.get_by_list, self.sens_param = bool(get_all), bool(get_by_list), bool(sens_param)
         self.grad = ops.GradOperation(get_all=self.get_all, get_by_list=self.get_by_list, sens_param=self.sens_param)
 
-    def construct(self, *inputs):
+    def construct(self, *inputs: Any) -> tuple[Any, Any]:
         value = self.network(*(inputs[:-1] if self.sens_param else inputs))
         if self.get_by_list:
             grads = self.grad(self.network, self.weights)(*inputs)
@@ -71,14 +81,14 @@ class GradAccumulationCell(_MicroBatches):
     """Run ``network`` on ``micro_size`` slices of the batch and sum the outputs (the gradients of the sum are
     the accumulated micro-batch gradients)."""
 
-    def __init__(self, network, micro_size):
+    def __init__(self, network: Cell, micro_size: int) -> None:
         super().__init__(network, micro_size, "GradAccumulationCell")
 
 
 class MicroBatchInterleaved(_MicroBatches):
     """Split the batch into ``interleave_num`` slices, run ``network`` on each and sum the outputs."""
 
-    def __init__(self, network, interleave_num=2):
+    def __init__(self, network: Cell, interleave_num: int = 2) -> None:
         super().__init__(network, interleave_num, "MicroBatchInterleaved")
         self.interleave_num = interleave_num
 
@@ -88,7 +98,8 @@ class PipelineCell(_MicroBatches):
     stages run on one device here (``stage_config`` / ``segment_config`` set ``pipeline_stage`` on the named
     sub-cells for reference)."""
 
-    def __init__(self, network, micro_size, stage_config=None, segment_config=None):
+    def __init__(self, network: Cell, micro_size: int, stage_config: dict[str, int] | None = None,
+                 segment_config: dict[str, int] | None = None) -> None:
         super().__init__(network, micro_size, "PipelineCell")
         for name, stage in (stage_config or {}).items():
             network.get_sub_cell(name.split("network.", 1)[-1] if name.startswith("network.") else name) \

@@ -1,4 +1,8 @@
 """Loss scaling for float16 training: the scale-update cells and ``TrainOneStepWithLossScaleCell``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax.numpy as jnp
 
 from ...common import _scope
@@ -7,8 +11,11 @@ from ...common.tensor import Tensor, to_array, wrap
 from ..cell import Cell
 from ._cells import TrainOneStepCell
 
+if TYPE_CHECKING:
+    from typing import Any, Sequence
 
-def all_finite(inputs):
+
+def all_finite(inputs: Tensor | Sequence[Tensor]) -> Tensor:
     """True (a Bool Tensor) when every value in ``inputs`` (a Tensor or sequence of Tensors) is finite."""
     leaves = [to_array(x) for x in (inputs if isinstance(inputs, (tuple, list)) else [inputs])]
     return wrap(jnp.all(jnp.stack([jnp.all(jnp.isfinite(x)) for x in leaves])))
@@ -20,7 +27,7 @@ class DynamicLossScaleUpdateCell(Cell):
     ``cell(loss_scale_param, overflow) -> overflow``; updates ``loss_scale_param`` in place.
     """
 
-    def __init__(self, loss_scale_value, scale_factor, scale_window):
+    def __init__(self, loss_scale_value: float, scale_factor: float, scale_window: int) -> None:
         super().__init__()
         self.loss_scale_value = loss_scale_value
         self.scale_factor = float(scale_factor)
@@ -29,10 +36,10 @@ class DynamicLossScaleUpdateCell(Cell):
         self.last_overflow_iter = Parameter(Tensor(jnp.zeros((), jnp.int32)), name="last_overflow_iterator_step",
                                             requires_grad=False)
 
-    def get_loss_scale(self):
+    def get_loss_scale(self) -> float:
         return self.loss_scale_value
 
-    def construct(self, loss_scale, overflow):
+    def construct(self, loss_scale: Tensor, overflow: Tensor | bool) -> Tensor | bool:
         scale = loss_scale._value
         ovf = overflow._value if isinstance(overflow, Tensor) else overflow
         cur = self.cur_iter._value
@@ -50,14 +57,14 @@ class DynamicLossScaleUpdateCell(Cell):
 class FixedLossScaleUpdateCell(Cell):
     """A constant loss scale (the update is a no-op)."""
 
-    def __init__(self, loss_scale_value):
+    def __init__(self, loss_scale_value: float) -> None:
         super().__init__()
         self.loss_scale_value = loss_scale_value
 
-    def get_loss_scale(self):
+    def get_loss_scale(self) -> float:
         return self.loss_scale_value
 
-    def construct(self, loss_scale, overflow):
+    def construct(self, loss_scale: Tensor, overflow: Tensor | bool) -> Tensor | bool:
         return overflow
 
 
@@ -72,7 +79,7 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         ``(loss, overflow, loss_scale)`` per call.
     """
 
-    def __init__(self, network, optimizer, scale_sense):
+    def __init__(self, network: Cell, optimizer: Cell, scale_sense: Cell | Tensor) -> None:
         super().__init__(network, optimizer)
         self.loss_scaling_manager = None
         if isinstance(scale_sense, Cell):
@@ -88,10 +95,10 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
             raise TypeError(f"TrainOneStepWithLossScaleCell: 'scale_sense' must be a Cell or Tensor, "
                             f"got {type(scale_sense).__name__}.")
 
-    def set_sense_scale(self, sens):
+    def set_sense_scale(self, sens: float | Tensor) -> None:
         self.scale_sense.set_data(sens)
 
-    def construct(self, *inputs):
+    def construct(self, *inputs: Any) -> tuple[Tensor, Tensor, Tensor]:
         scale = self.scale_sense._value
         loss, grads = self.forward_and_grads(*inputs, sens=wrap(scale))
         grads = tuple(wrap(g._value / scale.astype(g._value.dtype)) for g in grads)

@@ -23,6 +23,7 @@ def create_dataset(data_path: str | os.PathLike[str], batch_size: int = 32, repe
     Returns:
         A dataset yielding ``(image float32 (N, 1, 32, 32), label int32 (N,))``.
     """
+    mnist_ds: ds.Dataset   # each pipeline step returns another Dataset node
     mnist_ds = ds.MnistDataset(str(data_path), usage=usage, shuffle=shuffle, num_samples=num_samples,
                                num_shards=num_shards, shard_id=shard_id)
     resize_height, resize_width = 32, 32

@@ -16,6 +16,7 @@ def create_dataset_imagenet(dataset_path: str | os.PathLike[str], do_train: bool
                             image_size: int = 224, num_parallel_workers: int = 4, num_shards: int | None = None,
                             shard_id: int | None = None) -> ds.Dataset:
     """ImageFolderDataset -> RandomCropDecodeResize/flip (train) or Decode/Resize(256)/CenterCrop (eval)."""
+    data: ds.Dataset   # each pipeline step returns another Dataset node
     data = ds.ImageFolderDataset(str(dataset_path), num_parallel_workers=num_parallel_workers, shuffle=do_train,
                                  num_shards=num_shards, shard_id=shard_id)
     if do_train:
@@ -33,6 +34,7 @@ def create_dataset_cifar10(dataset_path: str | os.PathLike[str], do_train: bool,
                            num_parallel_workers: int = 4, num_shards: int | None = None,
                            shard_id: int | None = None) -> ds.Dataset:
     """Cifar10Dataset -> RandomCrop(32, padding 4)/flip (train) -> Rescale/Normalize -> HWC2CHW."""
+    data: ds.Dataset   # each pipeline step returns another Dataset node
     data = ds.Cifar10Dataset(str(dataset_path), usage="train" if do_train else "test", shuffle=do_train,
                              num_shards=num_shards, shard_id=shard_id)
     trans = [vision.RandomCrop((32, 32), (4, 4, 4, 4)), vision.RandomHorizontalFlip(prob=0.5)] if do_train else []

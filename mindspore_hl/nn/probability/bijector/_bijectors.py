@@ -1,9 +1,19 @@
 """Bijectors: ``Exp``, ``PowerTransform``, ``ScalarAffine``, ``Softplus``, ``GumbelCDF`` and ``Invert``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax
 import jax.numpy as jnp
 
 from ....common.tensor import to_array, wrap
 from ...cell import Cell
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ....common import dtype as mstype
+    from ....common.tensor import Tensor
 
 __all__ = ["Bijector", "PowerTransform", "Exp", "ScalarAffine", "Softplus", "GumbelCDF", "Invert"]
 
@@ -16,29 +26,30 @@ class Bijector(Cell):
     """Base class: subclasses give ``_forward``, ``_inverse`` and ``_forward_log_jacobian`` over arrays (the inverse
     log-Jacobian is minus the forward one at the inverse point); ``construct(name, *args)`` calls a method."""
 
-    def __init__(self, is_constant_jacobian=False, is_injective=True, name=None, dtype=None, param=None):
+    def __init__(self, is_constant_jacobian: bool = False, is_injective: bool = True, name: str | None = None,
+                 dtype: mstype.Type | None = None, param: dict[str, Any] | None = None) -> None:
         super().__init__()
         self._name = name or type(self).__name__
         self.is_constant_jacobian, self.is_injective = is_constant_jacobian, is_injective
         self.dtype, self.parameters = dtype, dict(param or {})
 
     @property
-    def name(self):
+    def name(self) -> str:
         return self._name
 
-    def forward(self, value):
+    def forward(self, value: Tensor) -> Tensor:
         return wrap(self._forward(_a(value)))
 
-    def inverse(self, value):
+    def inverse(self, value: Tensor) -> Tensor:
         return wrap(self._inverse(_a(value)))
 
-    def forward_log_jacobian(self, value):
+    def forward_log_jacobian(self, value: Tensor) -> Tensor:
         return wrap(self._forward_log_jacobian(_a(value)))
 
-    def inverse_log_jacobian(self, value):
+    def inverse_log_jacobian(self, value: Tensor) -> Tensor:
         return wrap(-self._forward_log_jacobian(self._inverse(_a(value))))
 
-    def construct(self, name, *args, **kwargs):
+    def construct(self, name: str, *args: Any, **kwargs: Any) -> Tensor:
         if name not in ("forward", "inverse", "forward_log_jacobian", "inverse_log_jacobian"):
             raise ValueError(f"{self._name}: unknown method {name!r}.")
         return getattr(self, name)(*args, **kwargs)
@@ -47,7 +58,7 @@ class Bijector(Cell):
 class PowerTransform(Bijector):
     """y = (1 + power * x) ** (1 / power); power = 0 gives exp(x)."""
 
-    def __init__(self, power=0.0, name="PowerTransform"):
+    def __init__(self, power: float = 0.0, name: str = "PowerTransform") -> None:
         if isinstance(power, bool) or not isinstance(power, (int, float)) or power < 0:
             raise ValueError(f"{name}: 'power' must be a non-negative number, but got {power!r}.")
         super().__init__(name=name, param={"power": power})
@@ -66,14 +77,14 @@ class PowerTransform(Bijector):
 class Exp(PowerTransform):
     """y = exp(x)."""
 
-    def __init__(self, name="Exp"):
+    def __init__(self, name: str = "Exp") -> None:
         super().__init__(0.0, name)
 
 
 class ScalarAffine(Bijector):
     """y = scale * x + shift."""
 
-    def __init__(self, scale=1.0, shift=0.0, name="ScalarAffine"):
+    def __init__(self, scale: float = 1.0, shift: float = 0.0, name: str = "ScalarAffine") -> None:
         super().__init__(is_constant_jacobian=True, name=name, param={"scale": scale, "shift": shift})
         self.scale, self.shift = float(scale), float(shift)
 
@@ -90,7 +101,7 @@ class ScalarAffine(Bijector):
 class Softplus(Bijector):
     """y = log(1 + exp(sharpness * x)) / sharpness."""
 
-    def __init__(self, sharpness=1.0, name="Softplus"):
+    def __init__(self, sharpness: float = 1.0, name: str = "Softplus") -> None:
         super().__init__(name=name, param={"sharpness": sharpness})
         self.sharpness = float(sharpness)
 
@@ -108,7 +119,7 @@ class Softplus(Bijector):
 class GumbelCDF(Bijector):
     """y = exp(-exp(-(x - loc) / scale))."""
 
-    def __init__(self, loc=0.0, scale=1.0, name="GumbelCDF"):
+    def __init__(self, loc: float = 0.0, scale: float = 1.0, name: str = "GumbelCDF") -> None:
         super().__init__(name=name, param={"loc": loc, "scale": scale})
         self.loc, self.scale = float(loc), float(scale)
 
@@ -126,7 +137,7 @@ class GumbelCDF(Bijector):
 class Invert(Bijector):
     """The inverse of ``bijector``: forward and inverse swapped."""
 
-    def __init__(self, bijector, name=""):
+    def __init__(self, bijector: Bijector, name: str = "") -> None:
         if not isinstance(bijector, Bijector):
             raise TypeError(f"Invert: 'bijector' must be a Bijector, but got {type(bijector).__name__}.")
         super().__init__(bijector.is_constant_jacobian, bijector.is_injective, name or "Invert" + bijector.name)

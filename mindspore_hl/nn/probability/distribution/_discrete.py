@@ -1,4 +1,8 @@
 """Discrete distributions: Bernoulli, Categorical, Geometric, Poisson (samples in the distribution's dtype)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import jax
 import jax.numpy as jnp
 from jax.scipy import special as sp
@@ -6,6 +10,11 @@ from jax.scipy import special as sp
 from ....common import dtype as mstype
 from ._base import Distribution
 from ._continuous import _dist
+
+if TYPE_CHECKING:
+    from typing import Sequence
+
+    from ....common.tensor import Tensor
 
 __all__ = ["Bernoulli", "Categorical", "Geometric", "Poisson"]
 
@@ -16,7 +25,8 @@ class Bernoulli(Distribution):
     _param_names = ("probs",)
     _discrete = True
 
-    def __init__(self, probs=None, seed=None, dtype=mstype.int32, name="Bernoulli"):
+    def __init__(self, probs: float | Sequence[float] | Tensor | None = None, seed: int | None = None,
+                 dtype: mstype.Type = mstype.int32, name: str = "Bernoulli") -> None:
         Distribution.__init__(self, seed, dtype, name, {"probs": probs})
         self._set_params(probs=probs)
 
@@ -52,7 +62,8 @@ class Geometric(Distribution):
     _param_names = ("probs",)
     _discrete = True
 
-    def __init__(self, probs=None, seed=None, dtype=mstype.int32, name="Geometric"):
+    def __init__(self, probs: float | Sequence[float] | Tensor | None = None, seed: int | None = None,
+                 dtype: mstype.Type = mstype.int32, name: str = "Geometric") -> None:
         Distribution.__init__(self, seed, dtype, name, {"probs": probs})
         self._set_params(probs=probs)
 
@@ -114,7 +125,8 @@ class Categorical(Distribution):
     _param_names = ("probs",)
     _discrete = True
 
-    def __init__(self, probs=None, seed=None, dtype=mstype.int32, name="Categorical"):
+    def __init__(self, probs: float | Sequence[float] | Tensor | None = None, seed: int | None = None,
+                 dtype: mstype.Type = mstype.int32, name: str = "Categorical") -> None:
         Distribution.__init__(self, seed, dtype, name, {"probs": probs})
         self._set_params(probs=probs)
 
