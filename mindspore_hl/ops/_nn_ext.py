@@ -12,13 +12,14 @@ from ..common import seed
 from ..common.tensor import Tensor
 from ._core import check, op
 from ._nn_loss import reduce_loss
+from ._nn_resize import resize_matrix
 
 __all__ = ["interpolate", "upsample", "pdist", "margin_ranking_loss", "soft_margin_loss", "cosine_embedding_loss",
            "hinge_embedding_loss", "gaussian_nll_loss", "multilabel_soft_margin_loss", "triplet_margin_loss",
            "multi_margin_loss", "dropout1d", "dropout2d", "dropout3d"]
 
-# ('bicubic' is left out: MindSpore's CPU kernel's cubic weights were not reproduced yet.)
-_MODES = {"nearest": None, "linear": 1, "bilinear": 2, "trilinear": 3, "area": None, "nearest-exact": None}
+_MODES = {"nearest": None, "linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2, "area": None,
+          "nearest-exact": None}
 
 
 def _weights(mode, n_in, n_out, align_corners, scale):
@@ -33,6 +34,9 @@ def _weights(mode, n_in, n_out, align_corners, scale):
         src = np.minimum(np.floor((o + 0.5) * scale).astype(np.int64), n_in - 1)
         w[np.arange(n_out), src] = 1
         return w
+    if mode == "bicubic":
+        # MindSpore computes it as ResizeBicubic with half_pixel_centers = not align_corners.
+        return resize_matrix("tf_cubic", n_in, n_out, align_corners, half_pixel=not align_corners)
     if mode == "area":
         for i in range(n_out):
             lo, hi = (i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)
@@ -57,8 +61,9 @@ def interpolate(input: Tensor, size: int | tuple[int, ...] | None = None,
                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None) -> Tensor:
     """Resize the spatial axes (all but N, C) of ``input`` to ``size`` or by ``scale_factor``.
 
-    Modes: 'nearest', 'nearest-exact', 'linear' (3-D input), 'bilinear' (4-D), 'trilinear' (5-D), 'area'.
-    ``align_corners`` applies to the linear modes.
+    Modes: 'nearest', 'nearest-exact', 'linear' (3-D input), 'bilinear' and 'bicubic' (4-D), 'trilinear' (5-D),
+    'area'. ``align_corners`` applies to the linear and cubic modes; 'bicubic' takes float input and, as
+    MindSpore's, a ``scale_factor`` only with ``recompute_scale_factor=True``.
     """
     name = "interpolate"
     check(mode in _MODES, name, f"'mode' must be one of {sorted(_MODES)}, but got {mode!r}.")
@@ -66,8 +71,14 @@ def interpolate(input: Tensor, size: int | tuple[int, ...] | None = None,
     check(spatial >= 1, name, f"the input must be at least 3-D (N, C, ...), but got shape {list(input.shape)}.")
     check(_MODES[mode] in (None, spatial), name,
           f"mode {mode!r} needs a {(_MODES[mode] or 0) + 2}-D input, but got shape {list(input.shape)}.")
-    check(align_corners is None or mode in ("linear", "bilinear", "trilinear"), name,
-          f"'align_corners' only applies to the linear modes, not {mode!r}.")
+    check(align_corners is None or mode in ("linear", "bilinear", "trilinear", "bicubic"), name,
+          f"'align_corners' only applies to the linear and cubic modes, not {mode!r}.")
+    if mode == "bicubic":
+        if not jnp.issubdtype(input.dtype, jnp.floating):
+            raise TypeError(f"For '{name}', mode 'bicubic' needs a float16, float32 or float64 input, but got "
+                            f"{input.dtype}.")
+        check(scale_factor is None or recompute_scale_factor, name, "'scale_factor' option cannot currently be set "
+              "with the mode = bicubic and dim = 4D (give 'size', or recompute_scale_factor=True).")
     check((size is None) != (scale_factor is None), name, "exactly one of 'size' and 'scale_factor' must be set.")
     in_sizes = input.shape[2:]
     if size is not None:

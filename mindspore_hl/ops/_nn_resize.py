@@ -27,11 +27,12 @@ def _linear_matrix(n_in, n_out, src):
     return m
 
 
-def _cubic_matrix(n_in, n_out, src, a, half_pixel):
+def _cubic_matrix(n_in, n_out, src, a, half_pixel, table=True):
     """Keys cubic-convolution weights (coefficient ``a``) over the 4 taps around ``src``: edges clamped, or with
-    ``half_pixel`` out-of-range taps dropped and the rest renormalised (TensorFlow's two kernels)."""
+    ``half_pixel`` out-of-range taps dropped and the rest renormalised (TensorFlow's two kernels). ``table``:
+    TensorFlow's kernels read the weights from a 1024-entry table; PyTorch's compute them exactly."""
     base = np.floor(src)
-    t = np.round((src - base) * 1024) / 1024  # TensorFlow's kernels read the weights from a 1024-entry table
+    t = np.round((src - base) * 1024) / 1024 if table else src - base
     m = np.zeros((n_out, n_in), np.float64)
     for k in range(-1, 3):
         d = np.abs(t - k)
@@ -65,8 +66,9 @@ def resize_matrix(kind: str, n_in: int, n_out: int, align_corners: bool = False,
                   scale: float | None = None) -> np.ndarray:
     """Per-axis resampling matrix (n_out, n_in).
 
-    kind 'tf_linear' / 'tf_nearest': TensorFlow's resize rules (align_corners, half_pixel_centers), used by the
-    Resize* Primitives; 'torch_linear' / 'torch_nearest': the Upsample*3D rules (``scale``: a given scale factor).
+    kind 'tf_linear' / 'tf_nearest' / 'tf_cubic' / 'tf_area': TensorFlow's resize rules (align_corners,
+    half_pixel_centers), used by the Resize* Primitives; 'torch_linear' / 'torch_nearest' / 'torch_cubic':
+    PyTorch's upsampling rules (``scale``: a given scale factor), used by the Upsample* ops and mint.
     """
     dst = np.arange(n_out, dtype=np.float64)
     if kind.startswith("tf"):
@@ -84,6 +86,9 @@ def resize_matrix(kind: str, n_in: int, n_out: int, align_corners: bool = False,
     s = n_in / n_out if not scale else 1.0 / scale
     if kind == "torch_nearest":
         return _nearest_matrix(n_in, n_out, np.floor(dst * s))
+    if kind == "torch_cubic":  # source positions are not clamped at 0 for cubic (PyTorch's rule)
+        src = dst * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0) if align_corners else (dst + 0.5) * s - 0.5
+        return _cubic_matrix(n_in, n_out, src, -0.75, False, table=False)
     if align_corners:
         src = dst * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
     else:
@@ -128,6 +133,16 @@ def resize_bicubic(x: Tensor, size: tuple[int, ...], align_corners: bool = False
     y = _resize("ResizeBicubic", x, 2, tuple(int(s) for s in size), "tf_cubic", align_corners=align_corners,
                 half_pixel=half_pixel_centers)
     return y if y.dtype == jnp.float64 else y.astype(jnp.float32)
+
+
+@op("upsample_bicubic2d")
+def upsample_bicubic2d(x: Tensor, output_size: tuple[int, int], scales: tuple[float, float] | None = None,
+                       align_corners: bool = False) -> Tensor:
+    """PyTorch's bicubic upsampling of (N, C, H, W) to ``output_size`` (``mint.nn.functional.interpolate``): Keys
+    a = -0.75, taps clamped at the edges; ``scales`` (given scale factors) set the source positions instead of
+    the size ratio."""
+    return _resize("upsample_bicubic2d", x, 2, tuple(int(s) for s in output_size), "torch_cubic", scales=scales,
+                   align_corners=align_corners)
 
 
 @op("ResizeArea")

@@ -5,9 +5,10 @@ functional op; names whose ops do not exist yet are not exported.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ... import ops as _ops
+from ...ops._nn_resize import upsample_bicubic2d
 from .._functions import _op
 
 if TYPE_CHECKING:
@@ -344,8 +345,31 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
 def interpolate(input: Tensor, size: int | tuple[int, ...] | None = None,
                 scale_factor: float | tuple[float, ...] | None = None, mode: str = "nearest",
                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None) -> Tensor:
-    """Resize by ``size`` or ``scale_factor``."""
+    """Resize by ``size`` or ``scale_factor``; 'bicubic' is PyTorch's (Keys a = -0.75), as mint's."""
+    if mode == "bicubic":
+        return _bicubic(input, size, scale_factor, bool(align_corners), recompute_scale_factor)
     return _op("interpolate")(input, size, scale_factor, mode, align_corners, recompute_scale_factor)
+
+
+def _bicubic(input: Tensor, size: int | tuple[int, ...] | None, scale_factor: float | tuple[float, ...] | None,
+             align_corners: bool, recompute_scale_factor: bool | None) -> Tensor:
+    # mint's bicubic is PyTorch's UpsampleBicubic2D; ops.interpolate's is MindSpore's ResizeBicubic (TensorFlow's
+    # kernel), which weighs the taps differently.
+    if input.ndim != 4:
+        raise ValueError(f"For 'interpolate', mode 'bicubic' needs a 4-D input (N, C, H, W), but got shape "
+                         f"{tuple(input.shape)}.")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("For 'interpolate', exactly one of 'size' and 'scale_factor' must be set.")
+    scales = None
+    if size is not None:
+        out = (size, size) if isinstance(size, int) else tuple(size)
+    else:
+        sf = cast("float | tuple[float, ...]", scale_factor)  # set: size is None (checked above)
+        factors = (sf,) * 2 if isinstance(sf, (int, float)) else tuple(sf)
+        out = tuple(int(n * float(f)) for n, f in zip(input.shape[2:], factors))
+        scales = None if recompute_scale_factor else tuple(float(f) for f in factors)
+    # out / scales: 2 entries for (H, W) when size / scale_factor has 2 (an int is used for both)
+    return upsample_bicubic2d(input, out, scales, align_corners)  # type: ignore[arg-type]
 
 
 @_uses("interpolate")
@@ -353,7 +377,7 @@ def upsample(input: Tensor, size: int | tuple[int, ...] | None = None,
              scale_factor: float | tuple[float, ...] | None = None, mode: str = "nearest",
              align_corners: bool | None = None) -> Tensor:
     """Resize by ``size`` or ``scale_factor`` (``interpolate``)."""
-    return _op("interpolate")(input, size, scale_factor, mode, align_corners)
+    return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 @_uses("unfold")
