@@ -6,9 +6,10 @@ are generated from ``_SAME``; the others are small adapters below, still calling
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import dtype as mstype
+from ._tensor_mixin import TensorMixin
 from ._tensor_registry import defer_methods, lookup
 
 if TYPE_CHECKING:  # common.tensor builds Tensor from this mixin: a runtime import would be circular
@@ -47,26 +48,12 @@ _INPLACE = {"add_": "add", "sub_": "sub", "mul_": "mul", "div_": "div", "clamp_"
             "tanh_": "tanh", "sigmoid_": "sigmoid", "relu_": "relu", "fill_diagonal_": "fill_diagonal"}
 
 
-class TensorMathMethods:
+class TensorMathMethods(TensorMixin):
     """Mixin: op-backed methods; ``self._value`` is the underlying array."""
 
     __slots__ = ()
 
-    if TYPE_CHECKING:  # what the methods use of the Tensor class they are mixed into
-        @property
-        def _value(self) -> Any: ...
-
-        @property
-        def dtype(self) -> mstype.Type: ...
-
-        @property
-        def shape(self) -> tuple[int, ...]: ...
-
-        @property
-        def ndim(self) -> int: ...
-
-        def _set_value(self, value: Any) -> None: ...
-
+    if TYPE_CHECKING:  # defined by another mixin of Tensor
         def is_floating_point(self) -> bool: ...
 
     def pow(self, exponent: Tensor | float) -> Tensor:

@@ -13,6 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import dtype as mstype
+from ._tensor_mixin import TensorMixin
 from ._tensor_registry import lookup
 
 if TYPE_CHECKING:  # common.tensor builds Tensor from this mixin: a runtime import would be circular
@@ -70,30 +71,10 @@ def _np_dtype(dtype):
     return mstype.to_ms_dtype(dtype).to_numpy()
 
 
-class TensorMethods:
+class TensorMethods(TensorMixin):
     """Mixin with MindSpore's Tensor methods; ``self._value`` is the underlying array."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # what the methods use of the Tensor class they are mixed into
-        @property
-        def _value(self) -> Any: ...
-
-        @property
-        def dtype(self) -> mstype.Type: ...
-
-        @property
-        def shape(self) -> tuple[builtins.int, ...]: ...
-
-        @property
-        def ndim(self) -> builtins.int: ...
-
-        @property
-        def size(self) -> builtins.int: ...
-
-        def _set_value(self, value: Any) -> None: ...
-
-        def asnumpy(self) -> np.ndarray: ...
 
     # ---- dtype / copies ----
     def astype(self, dtype: mstype.Type | np.dtype | type | str, copy: builtins.bool = True) -> Tensor:

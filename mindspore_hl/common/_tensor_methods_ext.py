@@ -18,6 +18,7 @@ import numpy as np
 
 from . import dtype as mstype
 from ._tensor_methods import _TENSOR_HELPERS
+from ._tensor_mixin import TensorMixin
 from ._tensor_registry import lookup
 from .seed import seed_from_generator
 
@@ -99,33 +100,15 @@ class _TensorHookHandle:
         self._hooks.fns.pop(self.id, None)
 
 
-class TensorExtMethods:
+class TensorExtMethods(TensorMixin):
     """Mixin with more of MindSpore's Tensor methods; ``self._value`` is the underlying array."""
 
     __slots__ = ()
 
-    if TYPE_CHECKING:  # what the methods use of the Tensor class they are mixed into
-        _init: Any
-
-        @property
-        def _value(self) -> Any: ...
-
-        @property
-        def shape(self) -> tuple[builtins.int, ...]: ...
-
-        @property
-        def dtype(self) -> mstype.Type: ...
-
-        @property
-        def ndim(self) -> builtins.int: ...
-
-        def _set_value(self, value: Any) -> None: ...
-
+    if TYPE_CHECKING:  # defined by another mixin of Tensor
         def astype(self, dtype: Any, copy: builtins.bool = True) -> Tensor: ...
 
         def ravel(self) -> Tensor: ...
-
-        def asnumpy(self) -> np.ndarray: ...
 
     # ---- what the Tensor is --------------------------------------------------------------------
     def type(self, dtype: Any = None) -> builtins.str | Tensor:
