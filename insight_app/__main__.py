@@ -6,13 +6,14 @@ import argparse
 import ipaddress
 import socket
 import sys
+from collections.abc import Sequence
 
 import waitress
 
 from ._app import create_app
 
 
-def parse_args(argv=None) -> argparse.Namespace:
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """Parse the command line."""
     p = argparse.ArgumentParser(prog="mindspore-hl-insight",
                                 description="Training dashboard for TensorBoard event files and MindSpore "
@@ -58,7 +59,7 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the dashboard server until interrupted."""
     args = parse_args(argv)
     hosts = allowed_hosts(args.host, args.allowed_hosts)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
+
 import dash
 from dash import Input, Output, State, dcc, html, no_update
 from flask import Response, request
@@ -90,7 +92,7 @@ def _shell(store: LogStore, reload_ms: int) -> html.Div:
     ])
 
 
-def host_allowed(host_header: str, allowed) -> bool:
+def host_allowed(host_header: str, allowed: Collection[str] | None) -> bool:
     """Whether a request's Host header (name or address, with or without a port) is on the allow-list.
 
     >>> host_allowed("localhost:8080", LOCAL_HOSTS), host_allowed("[::1]:80", LOCAL_HOSTS)
@@ -109,7 +111,7 @@ def host_allowed(host_header: str, allowed) -> bool:
 
 
 def create_app(logdir: str, reload_interval: float = 5.0, store: LogStore | None = None,
-               allowed_hosts=LOCAL_HOSTS) -> dash.Dash:
+               allowed_hosts: Iterable[str] | None = LOCAL_HOSTS) -> dash.Dash:
     """Build the dashboard for the runs under ``logdir``.
 
     Args:
@@ -123,10 +125,11 @@ def create_app(logdir: str, reload_interval: float = 5.0, store: LogStore | None
     """
     store = store or LogStore(logdir, min_refresh_s=min(1.0, reload_interval / 2))
     app = dash.Dash(__name__, suppress_callback_exceptions=True, title="mindspore_hl insight",
-                    update_title=None, serve_locally=True, eager_loading=True)
+                    update_title=None,  # type: ignore[arg-type]  # None (documented) turns the title off
+                    serve_locally=True, eager_loading=True)
     app.index_string = app.index_string.replace("{%css%}", "{%css%}<style>" + _CSS + "</style>")
     app.layout = _shell(store, int(reload_interval * 1000))
-    app.insight_store = store
+    app.insight_store = store  # type: ignore[attr-defined]  # the documented handle on the app's LogStore
     allowed = None if allowed_hosts is None else frozenset(h.lower().strip("[]") for h in allowed_hosts)
 
     @app.server.before_request

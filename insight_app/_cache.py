@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any
 
 
 class LRU:
@@ -20,7 +22,7 @@ class LRU:
         self._lock = threading.Lock()  # held for a dict operation only, never while computing
         self._busy: dict = {}           # key -> Event set when the thread computing it is done
 
-    def get(self, key):
+    def get(self, key: Hashable) -> Any:
         """The cached value, or None."""
         with self._lock:
             val = self._d.get(key)
@@ -28,7 +30,7 @@ class LRU:
                 self._d.move_to_end(key)
             return val
 
-    def get_or_compute(self, key, compute):
+    def get_or_compute(self, key: Hashable, compute: Callable[[], Any]) -> Any:
         """The cached value, computing it once: threads asking for a key being computed wait for it
         rather than computing it again (twenty tabs changing the smoothing at once cost one pass)."""
         while True:
@@ -50,7 +52,7 @@ class LRU:
             with self._lock:
                 self._busy.pop(key).set()
 
-    def put(self, key, value) -> None:
+    def put(self, key: Hashable, value: Any) -> None:
         """Store ``value`` (not None) under ``key``."""
         with self._lock:
             self._d[key] = value

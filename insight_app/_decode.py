@@ -8,6 +8,7 @@ decoded with protobuf: tensorboardX's bundled ``event_pb2`` for TensorBoard file
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import numpy as np
 from tensorboardX.proto import event_pb2, graph_pb2, layout_pb2, plugin_hparams_pb2
@@ -15,6 +16,9 @@ from tensorboardX.proto import event_pb2, graph_pb2, layout_pb2, plugin_hparams_
 from . import _msproto
 from ._fastscalar import decode_scalars
 from ._series import ImageRef, PRCurve, Text, ms_histogram, tb_histogram
+
+if TYPE_CHECKING:
+    from ._reader import RunData
 
 # TensorFlow DataType -> numpy dtype, for tensor_content.
 _TF_DTYPES = {1: "<f4", 2: "<f8", 3: "<i4", 9: "<i8", 19: "<f2", 4: "u1", 10: "?"}
@@ -70,9 +74,9 @@ class _Scalars:
         for tag in names:
             parts = [fast_parts[tag]] if tag in fast_parts else []
             if tag in self.slow:
-                r, s, w, v = zip(*self.slow[tag])
-                parts.append((np.asarray(r, np.int64), np.asarray(s, np.int64), np.asarray(w, np.float64),
-                              np.asarray(v, np.float64)))
+                rs, ss, ws, vs = zip(*self.slow[tag])
+                parts.append((np.asarray(rs, np.int64), np.asarray(ss, np.int64), np.asarray(ws, np.float64),
+                              np.asarray(vs, np.float64)))
             if len(parts) == 1:
                 _, s, w, v = parts[0]
             else:
@@ -82,7 +86,7 @@ class _Scalars:
             run.add_scalars(tag, s, w, v)
 
 
-def decode_events(run, buf: bytes, a: np.ndarray, starts: np.ndarray, lengths: np.ndarray, fmt: str,
+def decode_events(run: RunData, buf: bytes, a: np.ndarray, starts: np.ndarray, lengths: np.ndarray, fmt: str,
                   path: str, base: int) -> None:
     """Decode summary-event records (fmt "tb" or "ms") into ``run``.
 
@@ -207,7 +211,7 @@ def _ms_event(run, scalars, rec, e, path, offset, length) -> None:
             run.other_tags.add(v.tag)
 
 
-def decode_lineage(run, buf: bytes, starts: np.ndarray, lengths: np.ndarray, path: str, base: int) -> None:
+def decode_lineage(run: RunData, buf: bytes, starts: np.ndarray, lengths: np.ndarray, path: str, base: int) -> None:
     """Decode MindSpore ``*_lineage`` records into ``run.lineage`` (a flat dict of display values)."""
     for s, n in zip(starts.tolist(), lengths.tolist()):
         try:

@@ -11,12 +11,19 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from flask import Response, request
 
 from . import _ui
 from ._smooth import ema_smooth
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from ._store import LogStore, Snapshot
 
 CHUNK = 65_536          # points per written piece
 COLUMNS = ["run", "tag", "step", "wall_time", "relative_time", "value", "smoothed"]
@@ -50,7 +57,8 @@ def _pieces(run, tag, smoothing: float, budget: int):
         yield step[a:b], wall[a:b], wall[a:b] - first, value[a:b], sm[a:b]
 
 
-def iter_csv(snap, run_ids, run_regex, tag_regex, smoothing: float):
+def iter_csv(snap: Snapshot, run_ids: Any, run_regex: str | None, tag_regex: str | None,
+             smoothing: float) -> Iterator[str]:
     """The CSV export as an iterator of text chunks (one row per point)."""
     head = io.StringIO()
     csv.writer(head, lineterminator="\n").writerow(COLUMNS)
@@ -77,7 +85,8 @@ def _json_list(a: np.ndarray) -> str:
     return json.dumps(vals)[1:-1]
 
 
-def iter_json(snap, run_ids, run_regex, tag_regex, smoothing: float):
+def iter_json(snap: Snapshot, run_ids: Any, run_regex: str | None, tag_regex: str | None,
+              smoothing: float) -> Iterator[str]:
     """The JSON export ({"smoothing", "series": [{run, tag, step, ...}], "truncated"}) as text chunks."""
     yield '{"smoothing": %s, "series": [' % json.dumps(smoothing)
     budget, truncated, first = _ui.MAX_DOWNLOAD_POINTS, False, True
@@ -104,7 +113,7 @@ def iter_json(snap, run_ids, run_regex, tag_regex, smoothing: float):
     yield '], "truncated": %s}' % json.dumps(truncated)
 
 
-def register_routes(server, store) -> None:
+def register_routes(server: Flask, store: LogStore) -> None:
     """``GET /insight/export/scalars.csv|json?runs=r0,r1&run_regex=&tag_regex=&smoothing=``."""
 
     def export(fmt: str):

@@ -52,7 +52,12 @@ def _varint(a: np.ndarray, p: np.ndarray):
     return val, after, done
 
 
-def decode_scalars(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray, fmt: str):
+# (ok mask, wall_time, step, value, tag index, tag list): see decode_scalars
+_Decoded = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[str]]
+
+
+def decode_scalars(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray, fmt: str
+                   ) -> _Decoded:
     """Parse the records that are exactly one scalar event.
 
     Args:
@@ -64,7 +69,7 @@ def decode_scalars(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray, fmt: 
         ok records only, in record order.
     """
     n = starts.size
-    empty = (np.zeros(n, bool), np.zeros(0), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64), [])
+    empty: _Decoded = (np.zeros(n, bool), np.zeros(0), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64), [])
     if n == 0 or a.size < 16:
         return empty
     end = starts + lengths

@@ -26,12 +26,12 @@ _unpack_u64 = struct.Struct("<Q").unpack_from
 _unpack_u32 = struct.Struct("<I").unpack_from
 
 
-def crc32c(data) -> int:
+def crc32c(data: bytes | np.ndarray) -> int:
     """CRC-32C (Castagnoli) of ``data`` (bytes or a contiguous uint8 array)."""
     return google_crc32c.value(data)
 
 
-def masked_crc32c(data) -> int:
+def masked_crc32c(data: bytes | np.ndarray) -> int:
     """TFRecord's masked CRC-32C of ``data``."""
     c = google_crc32c.value(data)
     return (((c >> 15) | (c << 17)) + _MASK_DELTA) & _U32
@@ -175,7 +175,7 @@ def _verify(buf: bytes, a: np.ndarray, offs: np.ndarray, lens: np.ndarray):
     good = np.ones(offs.size, bool)
     if _aggregate_ok(a, offs, lens):
         return good, -1, []
-    bad_data = []
+    bad_data: list[int] = []
     for c0 in range(0, offs.size, _VERIFY_CHUNK):
         c1 = min(c0 + _VERIFY_CHUNK, offs.size)
         if _aggregate_ok(a, offs[c0:c1], lens[c0:c1]):

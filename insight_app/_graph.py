@@ -4,6 +4,7 @@ Cell view (operations folded under the Cell that emitted them); the page draws i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from tensorboardX.proto import graph_pb2
 
@@ -64,7 +65,7 @@ def _ms_type(t) -> tuple[list[int], str]:
     return [d.size for d in tt.shape.dim], DTYPE_NAMES.get(tt.elem_type, f"type{tt.elem_type}")
 
 
-def from_ms_graph(g) -> GraphModel:
+def from_ms_graph(g: Any) -> GraphModel:
     """Convert a MindSpore anf_ir GraphProto (the ``graph_def`` of a ``*_MS`` summary).
 
     Op nodes are named by ``full_name`` (e.g. ``Default/network-WithLossCell/.../Conv2D-op0``).
@@ -100,7 +101,7 @@ def from_ms_graph(g) -> GraphModel:
     return GraphModel(nodes, "MindSpore anf_ir graph", plist)
 
 
-def build_model(graph) -> GraphModel:
+def build_model(graph: tuple[str, Any, int]) -> GraphModel:
     """GraphModel from a run's ``graph`` tuple (fmt, payload, step)."""
     fmt, payload, _ = graph
     return from_graphdef(payload) if fmt == "tb" else from_ms_graph(payload)
@@ -130,10 +131,12 @@ def cell_of(name: str) -> str:
     return "/".join(parts[:k]) if k else name
 
 
-def cell_units(model: GraphModel, opened: set[str]):
+def cell_units(model: GraphModel, opened: set[str]
+               ) -> tuple[dict[str, str], dict[str, dict[str, Any]], list[tuple[str, str]]]:
     """Units of the Cell view: one per innermost Cell (its operations folded in) unless the Cell is
     ``opened``, then its operations one by one. Returns (unit of each node, units, edges)."""
-    unit, units = {}, {}
+    unit: dict[str, str] = {}
+    units: dict[str, dict[str, Any]] = {}
     for name, node in model.nodes.items():
         c = cell_of(name)
         u = name if (c == name or c in opened) else c
@@ -143,7 +146,7 @@ def cell_units(model: GraphModel, opened: set[str]):
         else:
             info = units.setdefault(u, {"kind": "cell", "op": "", "count": 0, "shape": "", "cell": c})
             info["count"] += 1
-    edges = set()
+    edges: set[tuple[str, str]] = set()
     for name, node in model.nodes.items():
         for src in node.inputs:
             if unit[src] != unit[name]:
@@ -157,7 +160,7 @@ def network_root(model: GraphModel) -> str:
     names = [n.split("/", 1)[1] for n in model.nodes if n.startswith("Parameters/")]
     names += [p[0] for p in model.params]
     firsts = {p.split(".")[0] for p in names if "." in p}
-    roots = {}
+    roots: dict[str, int] = {}
     for s in model.scopes():
         head, _, last = s.rpartition("/")
         # MindSpore names a Cell's scope "<attribute>-<Cell class>" (conv1-Conv2d).

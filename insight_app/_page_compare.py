@@ -4,18 +4,25 @@ as a sortable table and parallel coordinates."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from dash import Input, Output, dash_table, dcc, html
 
 from . import _ui
 
+if TYPE_CHECKING:
+    import dash
+
+    from ._store import LogStore, RunView
+
 PATH = "/compare"
 TITLE = "Compare runs"
 MAX_LAST_TAGS = 20
 
 
-def layout(store) -> html.Div:
+def layout(store: LogStore) -> html.Div:
     controls = _ui.sidebar(
         _ui.labelled("Runs (RE2 regex filter)", dcc.Input(id="cmp-run-regex", type="text", debounce=True, value="")),
         dcc.Checklist(id="cmp-only-hp", options=[{"label": "only runs with hyperparameters", "value": "hp"}],
@@ -23,7 +30,8 @@ def layout(store) -> html.Div:
         _ui.note("", id="cmp-status"),
     )
     main = html.Div([
-        dash_table.DataTable(id="cmp-table", columns=[], data=[], sort_action="native", sort_mode="multi",
+        dash_table.DataTable(  # type: ignore[attr-defined]  # dash_table creates its classes at import time
+id="cmp-table", columns=[], data=[], sort_action="native", sort_mode="multi",
                              merge_duplicate_headers=True,
                              filter_action="native", page_size=50, style_table={"overflowX": "auto"},
                              style_cell={"fontFamily": "sans-serif", "fontSize": 12, "padding": "4px",
@@ -41,7 +49,7 @@ def _plain(v):
     return v if isinstance(v, (int, float, str)) or v is None else str(v)
 
 
-def comparison(runs) -> tuple[list[dict], list[dict]]:
+def comparison(runs: Sequence[RunView]) -> tuple[list[dict], list[dict]]:
     """Table columns and rows. Column ids are generated ("h0", "m0", "t0", ...); names come from the logs.
 
     Columns: hyperparameters (tensorboardX hparams and MindSpore lineage), metrics (lineage final loss and
@@ -58,7 +66,7 @@ def comparison(runs) -> tuple[list[dict], list[dict]]:
         rows_src.append((r, hp, metrics))
     hp_metric_tags = {t for r in runs for t in r.hparam_metrics}
     last_tags = sorted(tags, key=lambda t: (t not in hp_metric_tags, tags.index(t)))[:MAX_LAST_TAGS]
-    columns = [{"id": "run", "name": ["", "run"]}]
+    columns: list[dict[str, Any]] = [{"id": "run", "name": ["", "run"]}]
     columns += [{"id": f"h{i}", "name": ["hyperparameter", n]} for i, n in enumerate(hp_names)]
     columns += [{"id": f"m{i}", "name": ["lineage metric", n]} for i, n in enumerate(metric_names)]
     columns += [{"id": f"t{i}", "name": ["last value", t], "hp_metric": t in hp_metric_tags}
@@ -86,7 +94,7 @@ def _axis_text(v) -> str:
     return t if len(t) <= 24 else t[:23] + "…"
 
 
-def parcoords(columns, rows, with_hp) -> dict:
+def parcoords(columns: list[dict], rows: list[dict], with_hp: Sequence[bool]) -> dict:
     """Parallel coordinates: one line per run with hyperparameters, one axis per hyperparameter and metric.
 
     A run lacking a value sits on an "n/a" tick below the axis range.
@@ -103,6 +111,8 @@ def parcoords(columns, rows, with_hp) -> dict:
         present = [v for v in vals if v is not None]
         if not present:
             continue
+        values: Sequence[float]
+        tickvals: Sequence[float]
         if c.get("type") == "numeric":
             lo, hi = float(min(present)), float(max(present))
             span = (hi - lo) or (abs(hi) or 1.0)
@@ -126,7 +136,7 @@ def parcoords(columns, rows, with_hp) -> dict:
             "layout": _ui.base_layout("", height=440, margin={"l": 90, "r": 60, "t": 90, "b": 30})}
 
 
-def register(app, store) -> None:
+def register(app: dash.Dash, store: LogStore) -> None:
     @app.callback(Output("cmp-table", "columns"), Output("cmp-table", "data"), Output("cmp-parcoords", "figure"),
                   Output("cmp-status", "children"), Input("cmp-run-regex", "value"), Input("cmp-only-hp", "value"),
                   Input("insight-gen", "data"))

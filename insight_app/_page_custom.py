@@ -4,16 +4,24 @@ charts: a value with a lower/upper band)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from dash import Input, Output, dcc, html
 
 from . import _ui
 from ._smooth import decimate
 
+if TYPE_CHECKING:
+    import dash
+
+    from ._store import LogStore, RunView, Snapshot
+
 PATH = "/custom_scalars"
 TITLE = "Custom scalars"
 
 
-def merged_layout(runs) -> list:
+def merged_layout(runs: Sequence[RunView]) -> list:
     """The categories of every run's layout, each (category, chart) once, in first-seen order."""
     out: dict[str, dict] = {}
     for r in runs:
@@ -34,7 +42,7 @@ def _line(snap, run, tag, name, **kw) -> dict:
     return trace
 
 
-def figure(snap, runs, title: str, kind: str, spec) -> dict:
+def figure(snap: Snapshot, runs: Sequence[RunView], title: str, kind: str, spec: Any) -> dict:
     """One custom chart over the given runs."""
     data = []
     if kind == "margin":
@@ -57,7 +65,7 @@ def figure(snap, runs, title: str, kind: str, spec) -> dict:
     return {"data": data, "layout": _ui.base_layout(title, xaxis={"title": {"text": "step"}}, uirevision=title)}
 
 
-def layout(store) -> html.Div:
+def layout(store: LogStore) -> html.Div:
     runs = [r for r in store.snapshot().sorted_runs() if r.scalars]
     controls = _ui.sidebar(
         _ui.labelled("Runs", dcc.Dropdown(id="cs-runs", options=_ui.run_options(runs), value=[r.id for r in runs],
@@ -67,7 +75,7 @@ def layout(store) -> html.Div:
     return html.Div([controls, html.Div(id="cs-charts", className="insight-main")], className="insight-page")
 
 
-def register(app, store) -> None:
+def register(app: dash.Dash, store: LogStore) -> None:
     @app.callback(Output("cs-charts", "children"), Input("cs-runs", "value"), Input("insight-gen", "data"))
     def _charts(run_ids, _gen):
         snap = store.snapshot()

@@ -3,10 +3,20 @@ equivalents, median, max) -- the same basis points TensorBoard's compressed hist
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 from dash import Input, Output, State, dcc, html, no_update
 
 from . import _ui
+
+if TYPE_CHECKING:
+    import dash
+    from dash.development.base_component import Component
+
+    from ._series import Histogram
+    from ._store import LogStore, RunView
 
 PATH = "/distributions"
 TITLE = "Distributions"
@@ -15,7 +25,7 @@ BASIS_POINTS = (0, 668, 1587, 3085, 5000, 6915, 8413, 9332, 10000)
 MAX_STEPS = 500
 
 
-def percentiles(h, bps=BASIS_POINTS) -> np.ndarray:
+def percentiles(h: Histogram, bps: Sequence[int] = BASIS_POINTS) -> np.ndarray:
     """Values at the given basis points of one histogram, interpolating linearly inside buckets.
 
     >>> from insight_app._series import Histogram
@@ -33,7 +43,7 @@ def percentiles(h, bps=BASIS_POINTS) -> np.ndarray:
     return np.interp(np.asarray(bps, np.float64) / 10000.0, cdf[keep], xs[keep])
 
 
-def figure(run, tag: str) -> dict:
+def figure(run: RunView, tag: str) -> dict:
     """Bands between symmetric percentiles, darker towards the median, over steps."""
     hists = run.histograms.get(tag, ())
     if not hists:
@@ -59,7 +69,7 @@ def figure(run, tag: str) -> dict:
     return {"data": data, "layout": lay}
 
 
-def layout(store) -> html.Div:
+def layout(store: LogStore) -> html.Div:
     runs = [r for r in store.snapshot().sorted_runs() if r.histograms]
     controls = _ui.sidebar(
         _ui.labelled("Runs", dcc.Dropdown(id="di-runs", options=_ui.run_options(runs),
@@ -71,7 +81,7 @@ def layout(store) -> html.Div:
     return html.Div([controls, html.Div(id="di-charts", className="insight-main")], className="insight-page")
 
 
-def register(app, store) -> None:
+def register(app: dash.Dash, store: LogStore) -> None:
     @app.callback(Output("di-runs", "options"), Input("insight-gen", "data"), State("di-runs", "options"),
                   prevent_initial_call=True)
     def _new_runs(_gen, options):
@@ -84,7 +94,7 @@ def register(app, store) -> None:
         trx, err = _ui.compile_filter(tag_regex)
         runs = _ui.selected_runs(store.snapshot(), run_ids, None)
         pairs = [(r, t) for r in runs for t in sorted(r.histograms) if trx is None or trx.search(t)]
-        charts = [dcc.Graph(id={"type": "di-graph", "run": r.id, "tag": t}, className="insight-chart",
+        charts: list[Component] = [dcc.Graph(id={"type": "di-graph", "run": r.id, "tag": t}, className="insight-chart",
                             figure=figure(r, t), config={"displaylogo": False}) for r, t in pairs[:_ui.MAX_CHARTS]]
         status = f"{len(pairs)} distributions"
         return charts or [_ui.note("No histograms for the selected runs.")], " ".join(x for x in (status, err) if x)

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 from dash import Input, Output, State, dcc, html, no_update
 
 from . import _ui
+
+if TYPE_CHECKING:
+    import dash
+    from dash.development.base_component import Component
+
+    from ._series import Histogram
+    from ._store import LogStore, RunView
 
 PATH = "/histograms"
 TITLE = "Histograms"
@@ -13,7 +23,7 @@ BINS = 30
 MAX_RIDGES = 20
 
 
-def layout(store) -> html.Div:
+def layout(store: LogStore) -> html.Div:
     runs = [r for r in store.snapshot().sorted_runs() if r.histograms]
     controls = _ui.sidebar(
         _ui.labelled("Runs", dcc.Dropdown(id="hi-runs", options=_ui.run_options(runs),
@@ -34,7 +44,7 @@ def pick_steps(n: int, k: int) -> np.ndarray:
     return np.unique(np.round(np.linspace(0, n - 1, k)).astype(np.int64))
 
 
-def rebin(hists, bins: int = BINS):
+def rebin(hists: Sequence[Histogram], bins: int = BINS) -> tuple[np.ndarray, np.ndarray]:
     """Re-bin histograms onto one uniform grid (as TensorBoard does), spreading each bucket's count
     uniformly over its width. Returns (edges, counts matrix steps x bins)."""
     lo = min((float(h.left[0]) for h in hists if h.left.size), default=0.0)
@@ -53,9 +63,9 @@ def rebin(hists, bins: int = BINS):
     return edges, out
 
 
-def figure(run, tag: str, mode: str) -> dict:
+def figure(run: RunView, tag: str, mode: str) -> dict:
     """The chart of one (run, tag): one trace per shown step (meta holds the step and its count)."""
-    hists = run.histograms.get(tag, [])
+    hists: Sequence[Histogram] = run.histograms.get(tag, [])
     if not hists:
         return _ui.empty_figure("no histograms")
     # An offset view stays legible with about 20 ridges at 22 px each; an overlay takes more lines.
@@ -100,7 +110,7 @@ def figure(run, tag: str, mode: str) -> dict:
     return {"data": data, "layout": lay}
 
 
-def register(app, store) -> None:
+def register(app: dash.Dash, store: LogStore) -> None:
     @app.callback(Output("hi-runs", "options"), Input("insight-gen", "data"), State("hi-runs", "options"),
                   prevent_initial_call=True)
     def _new_runs(_gen, options):
@@ -114,7 +124,7 @@ def register(app, store) -> None:
         trx, err = _ui.compile_filter(tag_regex)
         runs = _ui.selected_runs(store.snapshot(), run_ids, None)
         pairs = [(r, t) for r in runs for t in sorted(r.histograms) if trx is None or trx.search(t)]
-        charts = [dcc.Graph(id={"type": "hi-graph", "run": r.id, "tag": t}, className="insight-chart",
+        charts: list[Component] = [dcc.Graph(id={"type": "hi-graph", "run": r.id, "tag": t}, className="insight-chart",
                             figure=figure(r, t, mode), config={"displaylogo": False})
                   for r, t in pairs[:_ui.MAX_CHARTS]]
         if not charts:

@@ -5,11 +5,19 @@ from __future__ import annotations
 
 import base64
 import bisect
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from dash import Input, Output, State, dcc, html, no_update
 
 from . import _ui
 from ._reader import read_image_bytes
+
+if TYPE_CHECKING:
+    import dash
+
+    from ._series import ImageRef
+    from ._store import LogStore, Snapshot
 
 PATH = "/images"
 TITLE = "Images"
@@ -22,7 +30,7 @@ def _image_runs(snap):
     return [r for r in snap.sorted_runs() if r.images]
 
 
-def layout(store) -> html.Div:
+def layout(store: LogStore) -> html.Div:
     snap = store.snapshot()
     runs = _image_runs(snap)
     tags = sorted({t for r in runs for t in r.images})
@@ -58,14 +66,15 @@ def _mime(data: bytes) -> str | None:
     return next((m for sig, m in _MAGIC.items() if data.startswith(sig)), None)
 
 
-def image_at(refs, step: int):
+def image_at(refs: Sequence[ImageRef], step: int) -> ImageRef | None:
     """The image logged at ``step`` or the latest one before it (the first one if all are later)."""
     steps = [r.step for r in refs]
     i = bisect.bisect_right(steps, step) - 1
     return refs[max(i, 0)] if refs else None
 
 
-def grid(snap, run_ids, tags, step: int, style: dict):
+def grid(snap: Snapshot, run_ids: Any, tags: Sequence[str], step: int, style: dict
+         ) -> tuple[html.Table | html.Div, str]:
     """(table, caption): rows are tags, columns runs; every name is rendered as text."""
     runs = _ui.selected_runs(snap, run_ids, None)
     tags = [t for t in (tags if isinstance(tags, list) else []) if isinstance(t, str)]
@@ -74,7 +83,7 @@ def grid(snap, run_ids, tags, step: int, style: dict):
     head = html.Tr([html.Th("tag \\ run")] + [html.Th(r.name) for r in runs])
     rows, cells, spent, skipped = [head], 0, 0, 0
     for tag in tags:
-        tds = [html.Th(tag)]
+        tds: list[html.Th | html.Td] = [html.Th(tag)]
         for run in runs:
             ref = image_at(run.images.get(tag, ()), step)
             if ref is None:
@@ -105,7 +114,7 @@ def grid(snap, run_ids, tags, step: int, style: dict):
     return html.Table(html.Tbody(rows), className="insight-grid"), caption
 
 
-def register(app, store) -> None:
+def register(app: dash.Dash, store: LogStore) -> None:
     @app.callback(Output("im-runs", "options"), Output("im-tags", "options"), Input("insight-gen", "data"),
                   State("im-runs", "options"), prevent_initial_call=True)
     def _new_runs(_gen, options):

@@ -6,12 +6,21 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TYPE_CHECKING, Any
 
 import dash_cytoscape as cyto
 from dash import Input, Output, State, ctx, dcc, html, no_update
 
 from . import _ui
 from ._graph import build_model, cell_label, cell_of, cell_units, network_root
+
+if TYPE_CHECKING:
+    import dash
+    from dash import NoUpdate
+    from dash.development.base_component import Component
+
+    from ._graph import GraphModel
+    from ._store import LogStore
 
 cyto.load_extra_layouts()  # dagre (bundled with dash-cytoscape, served locally)
 
@@ -20,7 +29,7 @@ TITLE = "Network"
 _GRAPH_INPUT = re.compile(r"^inputs\d+$")  # MindSpore names the graph's data inputs inputs0, inputs1, ...
 
 
-def layout(store) -> html.Div:
+def layout(store: LogStore) -> html.Div:
     runs = [r for r in store.sorted_runs() if r.graph is not None or r.cell_tree is not None]
     controls = _ui.sidebar(
         _ui.labelled("Run", dcc.Dropdown(id="net-run", options=_ui.run_options(runs),
@@ -51,7 +60,7 @@ def _count(shape) -> int:
 
 def _tree_from_params(params) -> dict:
     """A Cell tree guessed from dotted parameter names (``conv1.weight`` -> cell conv1)."""
-    root = {"name": "(parameters of the traced graph)", "type": "", "params": [], "children": []}
+    root: dict[str, Any] = {"name": "(parameters of the traced graph)", "type": "", "params": [], "children": []}
     for name, shape, dtype in params:
         node = root
         *cells, leaf = name.split(".")
@@ -76,17 +85,17 @@ def cell_tree_view(tree: dict, depth: int = 0) -> html.Details:
     rows = [html.Tr([html.Td(str(p[0])), html.Td(str(list(p[1])) if len(p) > 1 else ""),
                      html.Td(str(p[2]) if len(p) > 2 else ""), html.Td(f"{_count(p[1] if len(p) > 1 else []):,}")])
             for p in params]
-    body = []
+    body: list[Component] = []
     if rows:
         body.append(html.Table([html.Thead(html.Tr([html.Th(h) for h in ("parameter", "shape", "dtype", "count")])),
                                 html.Tbody(rows)], className="insight-params"))
     body += [cell_tree_view(c, depth + 1) for c in tree.get("children", []) if isinstance(c, dict)]
     kind = f" ({tree.get('type')})" if tree.get("type") else ""
     summary = html.Summary([html.B(str(tree.get("name", "?"))), kind, f" — {_total(tree):,} parameters"])
-    return html.Details([summary] + body, open=depth < 2, className="insight-cell")
+    return html.Details([summary, *body], open=depth < 2, className="insight-cell")
 
 
-def cyto_elements(model, opened: set[str], query: str = ""):
+def cyto_elements(model: GraphModel, opened: set[str], query: str = "") -> tuple[list[dict], str, list[str]]:
     """Cytoscape elements of the Cell view and a summary; units matching ``query`` get the class "match"."""
     _, units, edges = cell_units(model, opened)
     root = network_root(model)
@@ -152,7 +161,7 @@ def _safe_model(model_of, run):
         return None, f"the graph of this run could not be read ({type(exc).__name__}: {str(exc)[:200]})"
 
 
-def register(app, store) -> None:
+def register(app: dash.Dash, store: LogStore) -> None:
     cache: dict = {}
 
     def model_of(run):
@@ -193,7 +202,7 @@ def register(app, store) -> None:
             return [], ""
         trig = ctx.triggered_id
         opened = set(opened or [])
-        info = no_update
+        info: list[Component] | NoUpdate = no_update
         if trig == "net-collapse" or trig == "net-run":
             opened = set()
         elif trig == "net-expand":

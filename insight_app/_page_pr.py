@@ -3,16 +3,26 @@ overlaid, at a chosen step (the latest by default)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 from dash import Input, Output, dcc, html
 
 from . import _ui
 
+if TYPE_CHECKING:
+    import dash
+    from dash.development.base_component import Component
+
+    from ._series import PRCurve
+    from ._store import LogStore, RunView, Snapshot
+
 PATH = "/pr_curves"
 TITLE = "PR curves"
 
 
-def curve_at(curves, step):
+def curve_at(curves: Sequence[PRCurve], step: int | None) -> PRCurve | None:
     """The curve logged at the latest step <= ``step`` (the latest curve when ``step`` is None)."""
     if not curves:
         return None
@@ -22,7 +32,7 @@ def curve_at(curves, step):
     return before[-1] if before else curves[0]
 
 
-def figure(snap, tag: str, runs, step) -> dict:
+def figure(snap: Snapshot, tag: str, runs: Sequence[RunView], step: int | None) -> dict:
     """Precision (y) against recall (x) for each run at ``step``; hover shows the threshold."""
     data = []
     for run in runs[:_ui.MAX_SERIES]:
@@ -41,7 +51,7 @@ def figure(snap, tag: str, runs, step) -> dict:
     return {"data": data, "layout": lay}
 
 
-def layout(store) -> html.Div:
+def layout(store: LogStore) -> html.Div:
     runs = [r for r in store.snapshot().sorted_runs() if r.pr_curves]
     steps = sorted({int(c.step) for r in runs for v in r.pr_curves.values() for c in v})
     controls = _ui.sidebar(
@@ -55,7 +65,7 @@ def layout(store) -> html.Div:
     return html.Div([controls, html.Div(id="pr-charts", className="insight-main")], className="insight-page")
 
 
-def register(app, store) -> None:
+def register(app: dash.Dash, store: LogStore) -> None:
     @app.callback(Output("pr-charts", "children"), Output("pr-status", "children"),
                   Input("pr-runs", "value"), Input("pr-step", "value"), Input("insight-gen", "data"))
     def _charts(run_ids, step, _gen):
@@ -63,7 +73,7 @@ def register(app, store) -> None:
         runs = _ui.selected_runs(snap, run_ids, None)
         step = step if isinstance(step, int) else None
         tags = sorted({t for r in runs for t in r.pr_curves})
-        charts = [dcc.Graph(id={"type": "pr-graph", "tag": t}, className="insight-chart",
+        charts: list[Component] = [dcc.Graph(id={"type": "pr-graph", "tag": t}, className="insight-chart",
                             figure=figure(snap, t, runs, step), config={"displaylogo": False})
                   for t in tags[:_ui.MAX_CHARTS]]
         return charts or [_ui.note("No PR curves for the selected runs.")], f"{len(tags)} PR-curve tags"

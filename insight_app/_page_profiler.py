@@ -3,17 +3,24 @@ the per-Cell time tree, one step's timeline, compiles (recompilations with both 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dash import Input, Output, dash_table, dcc, html
 
 from . import _profile_reader as reader
 from . import _ui
+
+if TYPE_CHECKING:
+    import dash
+
+    from ._store import LogStore
 
 PATH = "/profiler"
 TITLE = "Profiler"
 MAX_TREE_NODES = 400
 
 
-def layout(store) -> html.Div:
+def layout(store: LogStore) -> html.Div:
     sessions = reader.find_sessions(store.root)
     controls = _ui.sidebar(
         _ui.labelled("Profile", dcc.Dropdown(id="pf-session", options=[{"label": s, "value": s} for s in sessions],
@@ -21,7 +28,7 @@ def layout(store) -> html.Div:
         _ui.labelled("Timeline step", dcc.Dropdown(id="pf-step", clearable=False)),
         _ui.note("", id="pf-status"),
     )
-    table = dash_table.DataTable(
+    table = dash_table.DataTable(  # type: ignore[attr-defined]  # dash_table creates its classes at import time
         id="pf-ops", sort_action="native", filter_action="native", page_size=15,
         columns=[{"name": n, "id": i} for n, i in (
             ("op", "op_name"), ("type", "op_type"), ("Cell", "cell"), ("pass", "pass"), ("count", "occurrences"),
@@ -104,7 +111,7 @@ def _timeline_figure(folder, summary, step):
                                       height=420, margin={"l": 260, "r": 20, "t": 40, "b": 40})}
 
 
-def register(app, store) -> None:
+def register(app: dash.Dash, store: LogStore) -> None:
     @app.callback(Output("pf-step", "options"), Output("pf-step", "value"), Input("pf-session", "value"))
     def _steps(session):
         if not session:

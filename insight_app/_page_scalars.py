@@ -8,6 +8,8 @@ live refresh nor a change of settings resets it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 import numpy as np
@@ -16,6 +18,12 @@ from dash import ALL, MATCH, Input, Output, State, ctx, dcc, html, no_update
 from . import _ui
 from ._cache import LRU
 from ._smooth import decimate, ema_smooth
+
+if TYPE_CHECKING:
+    import dash
+    from dash.development.base_component import Component
+
+    from ._store import LogStore, RunView, Snapshot
 
 PATH = "/scalars"
 TITLE = "Scalars"
@@ -26,7 +34,7 @@ _TRACES = LRU(256)      # (run, epoch, tag, points, settings) -> the traces of t
 _SMOOTHED = LRU(64)     # (run, epoch, tag, points, weight) -> the smoothed series
 
 
-def layout(store) -> html.Div:
+def layout(store: LogStore) -> html.Div:
     snap = store.snapshot()
     runs = [r for r in snap.sorted_runs() if r.scalars]
     tags = sorted({t for r in runs for t in r.scalars})
@@ -87,6 +95,8 @@ def _x_range(relayout, xmode, tz=None):
         return None
     if relayout.get("xaxis.autorange"):
         return "auto"
+    lo: Any  # values from the browser; anything float() refuses is ignored below
+    hi: Any
     if "xaxis.range[0]" in relayout:
         lo, hi = relayout["xaxis.range[0]"], relayout.get("xaxis.range[1]")
     elif isinstance(relayout.get("xaxis.range"), list) and len(relayout["xaxis.range"]) == 2:
@@ -102,7 +112,7 @@ def _x_range(relayout, xmode, tz=None):
     return (lo, hi) if np.isfinite(lo) and np.isfinite(hi) else None
 
 
-def smoothed(run, tag: str, y: np.ndarray, w: float) -> np.ndarray:
+def smoothed(run: RunView, tag: str, y: np.ndarray, w: float) -> np.ndarray:
     """The smoothed series, cached per (run, tag, length, weight): a live refresh or a zoom reuses it."""
     return _SMOOTHED.get_or_compute((run.id, run.epoch, tag, y.size, w), lambda: ema_smooth(y, w))
 
@@ -132,7 +142,8 @@ def _build_traces(run, tag, x, y, w, xmode, rng, tz, color, name) -> list[dict]:
     return traces
 
 
-def figure(store, tag: str, runs, smoothing: float, xmode: str, logy: bool, x_range=None, tz=None) -> dict:
+def figure(store: LogStore | Snapshot, tag: str, runs: Sequence[RunView], smoothing: float, xmode: str, logy: bool,
+           x_range: tuple[float, float] | None = None, tz: Any = None) -> dict:
     """The chart of one tag: per run a faint raw trace and a smoothed trace, each min/max decimated."""
     data = []
     nonpos = False
@@ -147,7 +158,8 @@ def figure(store, tag: str, runs, smoothing: float, xmode: str, logy: bool, x_ra
     title = X_MODES.get(xmode, "step")
     if xmode == "wall":
         title = f"local time ({_ui.tz_label(tz)})"
-    xaxis = {"title": {"text": title}, "type": "date" if xmode == "wall" else "linear", "zeroline": False}
+    xaxis: dict[str, Any] = {"title": {"text": title}, "type": "date" if xmode == "wall" else "linear",
+                             "zeroline": False}
     if x_range is not None:
         xaxis["range"] = (_x_out(np.asarray(x_range, np.float64), xmode, tz) if xmode == "wall"
                           else [float(v) for v in x_range])
@@ -161,7 +173,8 @@ def figure(store, tag: str, runs, smoothing: float, xmode: str, logy: bool, x_ra
     return {"data": data, "layout": lay}
 
 
-def shown(snap, run_ids, run_regex, tag_regex):
+def shown(snap: Snapshot, run_ids: Any, run_regex: str | None, tag_regex: str | None
+          ) -> tuple[list[RunView], list[str], str]:
     """(runs, tags, filter error) for these controls."""
     runs = _ui.selected_runs(snap, run_ids, run_regex)
     trx, err = _ui.compile_filter(tag_regex)
@@ -169,7 +182,7 @@ def shown(snap, run_ids, run_regex, tag_regex):
     return runs, tags, err
 
 
-def tag_groups(tags: list[str], pinned) -> list[tuple[str, list[str]]]:
+def tag_groups(tags: list[str], pinned: Sequence[str] | None) -> list[tuple[str, list[str]]]:
     """Sorted tags grouped by the prefix before their first "/", pinned tags first in a group of their own.
 
     >>> tag_groups(["eval/acc", "lr", "train/acc", "train/loss"], ["lr"])
@@ -184,14 +197,15 @@ def tag_groups(tags: list[str], pinned) -> list[tuple[str, list[str]]]:
     return out + sorted(groups.items(), key=lambda kv: (kv[0] == NO_GROUP, kv[0]))
 
 
-def render(snap, run_ids, run_regex, tag_regex, smoothing, xmode, logy, pinned, zoom, tz):
+def render(snap: Snapshot, run_ids: Any, run_regex: str | None, tag_regex: str | None, smoothing: float, xmode: str,
+           logy: Sequence[str] | None, pinned: Sequence[str] | None, zoom: Any, tz: Any) -> tuple[list[Component], str]:
     """The grouped chart list and the status line for these control values."""
     runs, tags, err = shown(snap, run_ids, run_regex, tag_regex)
     if not runs:
         return [_ui.note("No runs with scalars selected.")], err
     zoom = zoom if isinstance(zoom, dict) else {}
     budget = _ui.MAX_CHARTS
-    blocks = []
+    blocks: list[Component] = []
     for group, members in tag_groups(tags, pinned):
         charts = []
         for t in members[:max(budget, 0)]:
@@ -210,7 +224,7 @@ def render(snap, run_ids, run_regex, tag_regex, smoothing, xmode, logy, pinned, 
     return blocks, " ".join(s for s in (status, err) if s)
 
 
-def export_href(fmt: str, run_ids, run_regex, tag_regex, smoothing) -> str:
+def export_href(fmt: str, run_ids: Any, run_regex: str | None, tag_regex: str | None, smoothing: Any) -> str:
     """The URL of a streamed export of what the page shows (run ids only, never paths)."""
     ids = [r for r in (run_ids or []) if isinstance(r, str)]
     q = {"runs": ",".join(ids), "run_regex": run_regex or "", "tag_regex": tag_regex or "",
@@ -218,7 +232,7 @@ def export_href(fmt: str, run_ids, run_regex, tag_regex, smoothing) -> str:
     return f"/insight/export/scalars.{fmt}?" + urlencode(q)
 
 
-def register(app, store) -> None:
+def register(app: dash.Dash, store: LogStore) -> None:
     @app.callback(Output("sc-runs", "options"), Output("sc-runs", "value"), Output("sc-known", "data"),
                   Output("sc-pinned", "options"),
                   Input("insight-gen", "data"), Input("sc-run-regex", "value"), State("sc-runs", "value"),

@@ -3,9 +3,17 @@ them is shown as text, never run), or verbatim as plain text."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dash import Input, Output, dcc, html
 
 from . import _ui
+
+if TYPE_CHECKING:
+    import dash
+    from dash.development.base_component import Component
+
+    from ._store import LogStore, Snapshot
 
 PATH = "/text"
 TITLE = "Text"
@@ -13,7 +21,7 @@ MAX_ENTRIES = 50       # newest entries shown per (run, tag)
 MAX_CHARS = 20_000     # characters shown per entry
 
 
-def layout(store) -> html.Div:
+def layout(store: LogStore) -> html.Div:
     controls = _ui.sidebar(
         _ui.labelled("Runs (RE2 regex filter)", dcc.Input(id="tx-run-regex", type="text", debounce=True, value="")),
         _ui.labelled("Tags (RE2 regex filter)", dcc.Input(id="tx-tag-regex", type="text", debounce=True, value="")),
@@ -25,11 +33,12 @@ def layout(store) -> html.Div:
     return html.Div([controls, html.Div(id="tx-list", className="insight-main")], className="insight-page")
 
 
-def entries(snap, run_regex: str, tag_regex: str, mode: str = "markdown"):
+def entries(snap: Snapshot, run_regex: str | None, tag_regex: str | None, mode: str = "markdown"
+            ) -> tuple[list[Component], str]:
     """Components for every (run, tag) text series, newest first; the text is a child string (escaped)."""
     rrx, err1 = _ui.compile_filter(run_regex)
     trx, err2 = _ui.compile_filter(tag_regex)
-    blocks = []
+    blocks: list[Component] = []
     for run in snap.sorted_runs():
         if rrx is not None and not rrx.search(run.name):
             continue
@@ -37,10 +46,10 @@ def entries(snap, run_regex: str, tag_regex: str, mode: str = "markdown"):
             if trx is not None and not trx.search(tag):
                 continue
             items = run.texts[tag][-MAX_ENTRIES:][::-1]
-            body = [html.Div([html.Div(f"step {t.step}", className="insight-note"), _body(t.text, mode)])
-                    for t in items]
-            blocks.append(html.Details([html.Summary([html.B(tag), f" — {run.name} ({len(run.texts[tag])})"])]
-                                       + body, open=True, className="insight-textblock"))
+            body: list[Component] = [
+                html.Div([html.Div(f"step {t.step}", className="insight-note"), _body(t.text, mode)]) for t in items]
+            blocks.append(html.Details([html.Summary([html.B(tag), f" — {run.name} ({len(run.texts[tag])})"]),
+                                        *body], open=True, className="insight-textblock"))
     return blocks, " ".join(e for e in (err1, err2) if e)
 
 
@@ -52,7 +61,7 @@ def _body(text: str, mode: str):
     return dcc.Markdown(text, className="insight-markdown", dangerously_allow_html=False, link_target="_blank")
 
 
-def register(app, store) -> None:
+def register(app: dash.Dash, store: LogStore) -> None:
     @app.callback(Output("tx-list", "children"), Output("tx-status", "children"), Input("tx-run-regex", "value"),
                   Input("tx-tag-regex", "value"), Input("tx-mode", "value"), Input("insight-gen", "data"))
     def _list(run_regex, tag_regex, mode, _gen):

@@ -23,7 +23,7 @@ class ProfileError(ValueError):
     """A profile file that is not what mindspore_hl.profiler writes."""
 
 
-def find_sessions(root) -> list[str]:
+def find_sessions(root: str | os.PathLike[str]) -> list[str]:
     """Session folders under ``root`` (relative paths, sorted), symlinks not followed out of it."""
     root = Path(root).resolve()
     out = []

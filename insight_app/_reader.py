@@ -7,6 +7,7 @@ import os
 import re
 import struct
 import time
+from typing import Any
 
 import numpy as np
 from tensorboardX.proto import event_pb2
@@ -20,7 +21,7 @@ from ._framing import (
     masked_crc32c,
     scan_frames,
 )
-from ._series import Histogram, ScalarSeries
+from ._series import Histogram, ImageRef, PRCurve, ScalarSeries, Text
 
 READ_CHUNK = 64 << 20
 MAX_PROBLEMS = 200
@@ -72,7 +73,8 @@ class FileTail:
         self.offset = 0
         self.pending = 0
         self.records = 0
-        self._stall = None        # (offset, size, since) of an incomplete tail that has not grown
+        # (offset, size, since) of an incomplete tail that has not grown
+        self._stall: tuple[int, int, float] | None = None
         self._stall_reported = False
 
     def poll(self, run: RunData) -> int:
@@ -145,7 +147,7 @@ class FileTail:
                         f"have not changed for {self.stall_s:g} s; waiting for the writer")
 
 
-def read_image_bytes(ref, limit: int) -> bytes:
+def read_image_bytes(ref: ImageRef, limit: int) -> bytes:
     """Read back the encoded image an ``ImageRef`` points at, checking the record's CRC.
 
     Raises:
@@ -198,7 +200,8 @@ class RunData:
         self.epoch += 1
         self.scalars: dict[str, ScalarSeries] = {}
         self.pr_curves: dict[str, list] = {}
-        self.custom_layout = None   # tensorboardX add_custom_scalars: list of (category, [(title, [regex])])
+        # tensorboardX add_custom_scalars: list of (category, [(title, [regex])])
+        self.custom_layout: list | None = None
         self.histograms: dict[str, list[Histogram]] = {}
         self.images: dict[str, list] = {}
         self.texts: dict[str, list] = {}
@@ -208,8 +211,8 @@ class RunData:
         self.hparam_metrics: set[str] = set()
         self.lineage: dict = {}
         self.lineage_metrics: dict = {}
-        self.graph = None           # (fmt, payload, step)
-        self.cell_tree = None
+        self.graph: tuple[str, Any, int] | None = None  # (fmt, payload, step)
+        self.cell_tree: dict | None = None
         self.version = ""
         self.first_wall = np.inf
         self.problems: list[tuple[str, int, str]] = []
@@ -222,7 +225,7 @@ class RunData:
         if 0 < wall < self.first_wall:
             self.first_wall = wall
 
-    def add_scalars(self, tag: str, step, wall, value) -> None:
+    def add_scalars(self, tag: str, step: np.ndarray, wall: np.ndarray, value: np.ndarray) -> None:
         if len(wall):
             w = wall[wall > 0]
             if w.size:
@@ -232,22 +235,23 @@ class RunData:
     def add_histogram(self, tag: str, h: Histogram) -> None:
         self.histograms.setdefault(tag, []).append(h)
 
-    def add_histogram_arrays(self, tag, step, wall, left, right, counts) -> None:
+    def add_histogram_arrays(self, tag: str, step: int, wall: float, left: np.ndarray, right: np.ndarray,
+                             counts: np.ndarray) -> None:
         total = float(np.sum(counts))
         vmin = float(left[0]) if len(left) else 0.0
         vmax = float(right[-1]) if len(right) else 0.0
         self.add_histogram(tag, Histogram(step, wall, left, right, counts, vmin, vmax, total))
 
-    def add_image(self, tag: str, ref) -> None:
+    def add_image(self, tag: str, ref: ImageRef) -> None:
         self.images.setdefault(tag, []).append(ref)
 
-    def add_pr_curve(self, tag: str, curve) -> None:
+    def add_pr_curve(self, tag: str, curve: PRCurve) -> None:
         self.pr_curves.setdefault(tag, []).append(curve)
 
-    def add_text(self, tag: str, text) -> None:
+    def add_text(self, tag: str, text: Text) -> None:
         self.texts.setdefault(tag, []).append(text)
 
-    def set_graph(self, payload, fmt: str, step: int) -> None:
+    def set_graph(self, payload: Any, fmt: str, step: int) -> None:
         self.graph = (fmt, payload, step)
 
     def set_cell_tree(self, text: str, path: str) -> None:

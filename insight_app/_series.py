@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -19,7 +20,7 @@ class ScalarSeries:
     def __len__(self) -> int:
         return self._n
 
-    def extend(self, step, wall, value) -> None:
+    def extend(self, step: np.ndarray, wall: np.ndarray, value: np.ndarray) -> None:
         """Append points (array-likes of equal length)."""
         k = len(step)
         need = self._n + k
@@ -36,7 +37,7 @@ class ScalarSeries:
         self._value[self._n:need] = value
         self._n = need
 
-    def arrays(self):
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Returns (step int64, wall_time float64, value float64) views of the points so far."""
         n = self._n
         return self._step[:n], self._wall[:n], self._value[:n]
@@ -51,13 +52,13 @@ class FrozenSeries:
 
     __slots__ = ("_a",)
 
-    def __init__(self, step, wall, value) -> None:
+    def __init__(self, step: np.ndarray, wall: np.ndarray, value: np.ndarray) -> None:
         self._a = (step, wall, value)
 
     def __len__(self) -> int:
         return self._a[0].size
 
-    def arrays(self):
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(step, wall_time, value)."""
         return self._a
 
@@ -109,7 +110,7 @@ class Text:
     text: str
 
 
-def tb_histogram(step: int, wall: float, h) -> Histogram:
+def tb_histogram(step: int, wall: float, h: Any) -> Histogram:
     """Convert a TensorBoard HistogramProto the way TensorBoard's data_compat does.
 
     Empty outer buckets are dropped; the first bucket starts at ``min`` and the last ends at ``max``
@@ -128,7 +129,7 @@ def tb_histogram(step: int, wall: float, h) -> Histogram:
     return Histogram(step, wall, left, right, counts[s:t + 1], h.min, h.max, h.num)
 
 
-def ms_histogram(step: int, wall: float, h) -> Histogram:
+def ms_histogram(step: int, wall: float, h: Any) -> Histogram:
     """Convert a MindSpore Summary.Histogram (buckets of left, width, count)."""
     left = np.array([b.left for b in h.buckets], np.float64)
     width = np.array([b.width for b in h.buckets], np.float64)

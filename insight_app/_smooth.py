@@ -62,7 +62,8 @@ def minmax_indices(y: np.ndarray, target: int) -> np.ndarray:
     return np.unique(np.concatenate(parts))
 
 
-def decimate(x: np.ndarray, y: np.ndarray, target: int, x_range=None):
+def decimate(x: np.ndarray, y: np.ndarray, target: int, x_range: tuple[float, float] | None = None
+             ) -> tuple[np.ndarray, np.ndarray]:
     """Points to draw for one series: those within ``x_range`` (plus one on each side), min/max decimated.
 
     Args:

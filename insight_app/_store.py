@@ -38,7 +38,7 @@ class LogStore:
         self.refresh(force=True)
 
     # ---- paths ----
-    def confine(self, path) -> Path:
+    def confine(self, path: str | os.PathLike[str]) -> Path:
         """Resolve ``path`` (relative paths are taken from the root) and check it stays inside the root.
 
         Raises:
@@ -153,7 +153,7 @@ class LogStore:
         """The generation of the newest snapshot."""
         return self._snap.generation
 
-    def run(self, run_id) -> RunView | None:
+    def run(self, run_id: object) -> RunView | None:
         """The run with this server-side id in the newest snapshot (None for anything else, paths included)."""
         return self._snap.run(run_id)
 
@@ -211,7 +211,7 @@ class Snapshot:
         self._sorted = sorted(runs.values(), key=lambda r: r.name)
         self._problems = problems
 
-    def run(self, run_id) -> RunView | None:
+    def run(self, run_id: object) -> RunView | None:
         """The run with this server-side id, or None for anything else (paths included)."""
         return self.runs.get(run_id) if isinstance(run_id, str) else None
 

@@ -7,7 +7,7 @@ and what to write instead.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from typing import Iterator
@@ -45,7 +45,7 @@ def _target_names(target, out):
 
 def assigned_names(stmts: list[ast.stmt]) -> list[str]:
     """Names bound by ``stmts`` in their own scope, in first-binding order."""
-    out = []
+    out: list[str] = []
     for stmt in stmts:
         nodes = [stmt] + list(walk_local(stmt))
         for node in nodes:
@@ -101,7 +101,7 @@ def contains(stmts: list[ast.stmt], kinds: type[ast.AST] | tuple[type[ast.AST], 
     return False
 
 
-_UNSUPPORTED = {
+_UNSUPPORTED: dict[type[ast.stmt] | type[ast.expr], str] = {
     ast.Yield: "`yield` (a generator) is not supported in GRAPH_MODE's static graph syntax. Fix: return a tuple "
                "or list of the values instead.",
     ast.YieldFrom: "`yield from` (a generator) is not supported in GRAPH_MODE's static graph syntax. Fix: return a "
@@ -129,6 +129,7 @@ def validate(fn_node: ast.FunctionDef, filename: str) -> None:
             if isinstance(node, kind):
                 raise GraphSyntaxError(msg, filename, node.lineno)
         if isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            node = cast(ast.Try, node)  # ast.TryStar (3.11+) has Try's fields
             if contains(node.body + node.orelse + node.finalbody + [s for h in node.handlers for s in h.body],
                         (ast.Return, ast.Break, ast.Continue)):
                 raise GraphSyntaxError(

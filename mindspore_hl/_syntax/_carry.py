@@ -6,7 +6,7 @@ unchanged Python value, an ``Undefined`` marker (with the reason), or carried ar
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import jax
 import jax.numpy as jnp
@@ -79,7 +79,8 @@ class Leaf:
     def __repr__(self):
         if not self.is_array:
             return f"{type(self.static).__name__} {self.static!r:.40}"
-        return f"{'Tensor' if self.scalar else 'array'} of shape {list(self.shape)} and dtype {self.dtype}"
+        shape = cast("tuple[int, ...]", self.shape)  # an array leaf has one
+        return f"{'Tensor' if self.scalar else 'array'} of shape {list(shape)} and dtype {self.dtype}"
 
 
 def _is_leaf(x):
@@ -115,7 +116,7 @@ class Desc:
     def __repr__(self):
         if self.undefined is not None:
             return "undefined"
-        if len(self.leaves) == 1 and self.tree.num_nodes <= 2:
+        if len(self.leaves) == 1 and self.tree.num_nodes <= 2:  # type: ignore[attr-defined]  # jax's stub lacks it
             return repr(self.leaves[0])
         return f"{self.tree} of [{', '.join(map(repr, self.leaves))}]"
 
@@ -176,20 +177,25 @@ class Plan:
     def carry_of(cls, d: Desc) -> Plan:
         return cls("carry", tree=d.tree, leaves=d.leaves)
 
+    def _carried(self) -> list[Leaf]:
+        """The leaves of a carry plan (set for that kind)."""
+        return cast("list[Leaf]", self.leaves)
+
     def pack(self, value: Any, what: str) -> list[Any]:
         """The arrays this plan carries for ``value`` (zeros where the value is undefined)."""
         if self.kind != "carry":
             return []
         if isinstance(value, Undefined):
-            return [jnp.zeros(lf.shape, lf.dtype) for lf in self.leaves if lf.is_array]
+            return [jnp.zeros(lf.shape, lf.dtype) for lf in self._carried() if lf.is_array]
         leaves = jax.tree_util.tree_leaves(value, is_leaf=_is_leaf)
         out = []
-        for lf, x in zip(self.leaves, leaves):
+        for lf, x in zip(self._carried(), leaves):
             if not lf.is_array:
                 continue
             arr = to_array(x) if type(x) in (bool, int, float, complex) else jnp.asarray(raw(x))
             if tuple(arr.shape) != lf.shape:
-                raise ValueError(f"{what}: shape changed from {list(lf.shape)} to {list(arr.shape)}.")
+                raise ValueError(f"{what}: shape changed from {list(cast('tuple[int, ...]', lf.shape))} to "
+                                 f"{list(arr.shape)}.")
             out.append(arr.astype(lf.dtype))
         return out
 
@@ -198,7 +204,7 @@ class Plan:
         if self.kind != "carry":
             return self.value, arrays
         leaves, i = [], 0
-        for lf in self.leaves:
+        for lf in self._carried():
             if lf.is_array:
                 leaves.append(wrap(arrays[i]) if lf.scalar else arrays[i])
                 i += 1

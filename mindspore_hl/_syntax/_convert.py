@@ -13,7 +13,7 @@ import sysconfig
 import textwrap
 import types
 import weakref
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from . import _runtime
 from ._analysis import GraphSyntaxError, validate
@@ -25,8 +25,10 @@ if TYPE_CHECKING:
 __all__ = ["convert", "is_converted", "GraphSyntaxError"]
 
 _FACTORY = "ag__factory"
-_converted = weakref.WeakKeyDictionary()  # original function -> converted function
-_codes = {}  # original code object -> converted code object (shared by every closure of the same def)
+# original function -> converted function
+_converted: weakref.WeakKeyDictionary[Callable[..., Any], Callable[..., Any]] = weakref.WeakKeyDictionary()
+# original code object -> converted code object (shared by every closure of the same def)
+_codes: dict[types.CodeType, types.CodeType | None] = {}
 
 
 def is_converted(fn: Callable[..., Any]) -> bool:
@@ -46,7 +48,7 @@ def _source_tree(fn):
     if src[:1] in " \t":
         src = "if 1:\n" + src  # keeps an indented method parseable without dedenting multi-line strings
         tree = ast.parse(src, filename=filename)
-        node = tree.body[0].body[0]
+        node = cast(ast.If, tree.body[0]).body[0]
         offset = first - 2
     else:
         tree = ast.parse(textwrap.dedent(src), filename=filename)
@@ -85,7 +87,7 @@ def _build_code(fn):
     return next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == node.name)
 
 
-_installed = {}  # file name -> whether it belongs to an installed package or the standard library
+_installed: dict[str, bool] = {}  # file name -> whether it belongs to an installed package or the standard library
 _INSTALLED = tuple(os.path.realpath(p) + os.sep for p in {sysconfig.get_paths()[k] for k in ("stdlib", "purelib",
                                                                                            "platlib")})
 
@@ -148,8 +150,9 @@ def convert(fn: Callable[..., Any]) -> Callable[..., Any]:
     new.__kwdefaults__ = fn.__kwdefaults__
     new.__qualname__, new.__doc__, new.__module__ = fn.__qualname__, fn.__doc__, fn.__module__
     new.__dict__.update(fn.__dict__)
-    new.__wrapped__ = fn
-    new.__ms_converted__ = True
+    # attributes of a function object, read by inspect.unwrap and is_converted
+    new.__wrapped__ = fn  # type: ignore[attr-defined]
+    new.__ms_converted__ = True  # type: ignore[attr-defined]
     _converted[fn] = new
     return new
 

@@ -8,7 +8,7 @@ Parameters and whether random keys are drawn.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import jax
 import jax.numpy as jnp
@@ -41,7 +41,7 @@ class _Probe:
     """One shape-only run of ``fn(*args)``: descriptions of its outputs, assigned Parameters, rng use."""
 
     def __init__(self, fn, args, rng, closure_consts=False):
-        self.consts = ()
+        self.consts: Sequence[Any] = ()
 
         def run():
             with _scope.StatelessScope(rng=rng) as sc:
@@ -198,10 +198,12 @@ def loop(body_fn: Callable[..., Any], values: Sequence[Any], names: Sequence[str
         return pack_all(plans, out, names, site), new_pv, (sc.rng if carry_rng else None)
 
     if xs is None:
+        cond_fn = cast("Callable[..., Any]", test_fn)  # the while form: test_fn is given
+
         def test(carry):
             vals, pv, rng = unpack(carry)
             with _scope.StatelessScope(params, pv, rng=rng if carry_rng else rng0):
-                t = test_fn(*vals)
+                t = cond_fn(*vals)
             return pred_array(t, site, what)
 
         carry = jax.lax.while_loop(test, lambda c: step(c, None), carry0)

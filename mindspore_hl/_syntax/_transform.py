@@ -53,7 +53,7 @@ def _lambda(body):
 
 def _guard(flag, stmts):
     node = ast.If(test=_ag("not_", _load(flag)), body=stmts, orelse=[])
-    node.ag_guard = True
+    node.ag_guard = True  # type: ignore[attr-defined]  # a mark on the AST node for the later passes
     return node
 
 
@@ -62,8 +62,9 @@ def _located(nodes, like):
         ast.copy_location(n, like)
         for sub in ast.walk(n):
             if not hasattr(sub, "lineno") and "lineno" in sub._attributes:
-                sub.lineno, sub.col_offset = like.lineno, like.col_offset
-                sub.end_lineno, sub.end_col_offset = like.lineno, like.col_offset
+                # a node class with positions (its _attributes say so); ast.AST declares none
+                sub.lineno, sub.col_offset = like.lineno, like.col_offset  # type: ignore[attr-defined]
+                sub.end_lineno, sub.end_col_offset = like.lineno, like.col_offset  # type: ignore[attr-defined]
     return nodes
 
 
@@ -191,6 +192,8 @@ def controlled_names(fn: ast.FunctionDef) -> list[str]:
 
 
 class _Expressions(ast.NodeTransformer):
+    filename: str  # set by the caller before visiting
+
     def __init__(self, loaded):
         self.loaded = set(loaded)
 

@@ -42,7 +42,7 @@ def _same(name: str, target: str | None = None, arity: int = 1):
         def fn(input):
             return _op(target)(input)
     else:
-        def fn(input, other):
+        def fn(input, other):  # type: ignore[misc]  # one generated function per arity: the parameters differ
             return _op(target)(input, other)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"``mint.{name}``: ``ops.{target}``."

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import jax
 import jax.numpy as jnp
@@ -116,15 +116,15 @@ def run_hooked(cell: Cell, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any
         if r is not None:
             args = _as_tuple(r)
     backward = bool(hooks["backward"] or hooks["backward_pre"])
-    stash = {}
+    stash: dict[Any, Any] = {}
     if hooks["backward"]:
         floats = [i for i, a in enumerate(args) if _is_float(a)]
         if floats:
             tapped = _tap_inputs(cell, stash, tuple(args[i]._value for i in floats))
-            args = list(args)
+            new_args = list(args)
             for i, v in zip(floats, tapped):
-                args[i] = wrap(v)
-            args = tuple(args)
+                new_args[i] = wrap(v)
+            args = tuple(new_args)
     if cell.__dict__.get("_recompute"):
         out = _recomputed(cell, args, kwargs)
     else:
@@ -174,7 +174,18 @@ class CellExtras:
                    "_forward_pre_hook", "_forward_hook", "_backward_hook", "_backward_pre_hook"]
     T_destination = dict
     total_instance_count = 0
-    global_cells = {}
+    global_cells: dict[Any, Any] = {}
+
+    if TYPE_CHECKING:
+        # Members of Cell, the class this mixin is part of.
+        def cells_and_names(self, cells: set[int] | None = None,
+                            name_prefix: str = "") -> Iterator[tuple[str, Cell]]: ...
+        def cells(self) -> list[Cell]: ...
+        def get_parameters(self, expand: bool = True) -> Iterator[Parameter]: ...
+        def trainable_params(self, recurse: bool = True) -> list[Parameter]: ...
+        @property
+        def phase(self) -> str: ...
+        def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
 
     # ---- hooks ----------------------------------------------------------------------------------------------------
     def _hook_table(self, kind):
@@ -183,11 +194,11 @@ class CellExtras:
             hooks = self.__dict__["_hooks"] = _new_hooks()
         return hooks[kind]
 
-    def _register(self, kind, hook_fn, prepend=False):
+    def _register_hook(self, kind, hook_fn, prepend=False):
         if not callable(hook_fn):
             raise TypeError(f"{type(self).__name__}: the hook must be callable, but got {type(hook_fn).__name__}.")
         table = self._hook_table(kind)
-        handle = HookHandle(table, self)
+        handle = HookHandle(table, cast("Cell", self))
         table[handle.handle_id] = hook_fn
         _forget_graph(self)
         if prepend:
@@ -200,7 +211,7 @@ class CellExtras:
         if with_kwargs:
             raise ValueError("register_forward_pre_hook: with_kwargs=True is not supported; Cells here are called "
                              "with positional inputs.")
-        return self._register("forward_pre", hook_fn, prepend)
+        return self._register_hook("forward_pre", hook_fn, prepend)
 
     def register_forward_hook(self, hook_fn: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False,
                               always_call: bool = False) -> HookHandle:
@@ -208,16 +219,16 @@ class CellExtras:
         if with_kwargs:
             raise ValueError("register_forward_hook: with_kwargs=True is not supported; Cells here are called "
                              "with positional inputs.")
-        return self._register("forward", hook_fn, prepend)
+        return self._register_hook("forward", hook_fn, prepend)
 
     def register_backward_hook(self, hook_fn: Callable[..., Any]) -> HookHandle:
         """``hook_fn(cell, grad_input, grad_output)`` runs in the backward pass, with the gradients w.r.t. the
         Cell's floating inputs and its output; a non-None result replaces ``grad_input``."""
-        return self._register("backward", hook_fn)
+        return self._register_hook("backward", hook_fn)
 
     def register_backward_pre_hook(self, hook_fn: Callable[..., Any]) -> HookHandle:
         """``hook_fn(cell, grad_output)`` runs when the output's gradient is known; a non-None result replaces it."""
-        return self._register("backward_pre", hook_fn)
+        return self._register_hook("backward_pre", hook_fn)
 
     @property
     def enable_backward_hook(self) -> bool:
@@ -239,9 +250,9 @@ class CellExtras:
         fn(self)
         return self
 
-    def get_sub_cell(self, target: str) -> Cell | None:
+    def get_sub_cell(self, target: str) -> Cell:
         """The sub-cell at the dotted path ``target`` ('' is this Cell)."""
-        cell = self
+        cell = cast("Cell", self)
         for part in (target.split(".") if target else []):
             sub = cell.__dict__["_cells"].get(part)
             if sub is None:
@@ -459,7 +470,7 @@ class CellExtras:
 
     def set_comm_fusion(self, fusion_type: int, recurse: bool = True) -> Self:
         for p in self.trainable_params(recurse):
-            p.comm_fusion = fusion_type
+            p.comm_fusion = fusion_type  # type: ignore[attr-defined]  # recorded only: there is no fusion here
         return self
 
     def set_data_parallel(self) -> Self:
@@ -556,4 +567,4 @@ class CellExtras:
 
     def run_construct(self, cast_inputs: tuple[Any, ...], kwargs: dict[str, Any] | None) -> Any:
         """Run ``construct`` on already-cast inputs (with hooks), as MindSpore's ``__call__`` does."""
-        return run_hooked(self, tuple(cast_inputs), kwargs or {})
+        return run_hooked(cast("Cell", self), tuple(cast_inputs), kwargs or {})

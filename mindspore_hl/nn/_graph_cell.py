@@ -22,6 +22,8 @@ class GraphCell(Cell):
         True
     """
 
+    graph: Callable[..., Any]  # set through __dict__ (a plain function, not a registered Cell)
+
     def __init__(self, graph: Callable[..., Any], params_init: dict[str, Any] | None = None,
                  obf_random_seed: int | None = None) -> None:
         super().__init__()

@@ -38,6 +38,16 @@ class Cell(CellExtras):
         ...         return self.fc(x)
     """
 
+    # Set through __dict__ (bypassing __setattr__'s registry) in __init__ and set_train.
+    training: bool
+    _params: OrderedDict[str, Parameter]
+    _cells: OrderedDict[str, Cell | None]
+    _auto_prefix: bool
+    _compute_dtype: mstype.Type | None
+    _compiled: CompiledFunction | None
+    _flags: dict[str, Any]
+    _bprop_cell: bool
+
     def __init__(self, auto_prefix: bool = True, flags: dict[str, Any] | None = None) -> None:
         d = self.__dict__
         d["_params"] = OrderedDict()

@@ -406,7 +406,7 @@ def pad(arr: ArrayLike, pad_width: int | tuple[int, ...] | tuple[tuple[int, int]
     """NumPy's ``pad`` (modes constant, edge, linear_ramp, maximum, mean, median, minimum, reflect, symmetric, wrap,
     empty)."""
     a = _base.arr(arr)
-    kw = {}
+    kw: dict[str, Any] = {}
     if mode == "constant":
         kw["constant_values"] = constant_values
     elif mode in ("maximum", "mean", "median", "minimum"):

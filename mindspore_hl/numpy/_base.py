@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, overload
 
 import jax.numpy as jnp
 import numpy as np
@@ -31,10 +31,22 @@ def op(name: str) -> Callable[..., Any]:
         return getattr(_ops, name)
 
 
+@overload
+def np_dtype(dtype: None) -> None: ...
+@overload
+def np_dtype(dtype: DTypeLike) -> np.dtype: ...
+@overload
+def np_dtype(dtype: Any) -> np.dtype | None: ...
 def np_dtype(dtype: Any) -> np.dtype | None:
     return None if dtype is None else np.dtype(mstype.to_ms_dtype(dtype).to_numpy())
 
 
+@overload
+def ms_dtype(dtype: None) -> None: ...
+@overload
+def ms_dtype(dtype: DTypeLike) -> mstype.Type: ...
+@overload
+def ms_dtype(dtype: Any) -> mstype.Type | None: ...
 def ms_dtype(dtype: Any) -> mstype.Type | None:
     return None if dtype is None else mstype.to_ms_dtype(dtype)
 

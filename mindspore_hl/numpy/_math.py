@@ -70,7 +70,7 @@ def _named(fn, first: str):
         bound = new_sig.bind(*args, **kwargs)
         vals = dict(bound.arguments)
         return fn(vals.pop(first), **vals)
-    wrapper.__signature__ = new_sig
+    wrapper.__signature__ = new_sig  # type: ignore[attr-defined]  # read by inspect.signature
     return wrapper
 
 

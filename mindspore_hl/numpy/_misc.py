@@ -132,7 +132,9 @@ def histogram2d(x: ArrayLike, y: ArrayLike, bins: int | Sequence[int] | ArrayLik
                 range: Sequence[tuple[float, float]] | None = None, weights: ArrayLike | None = None,
                 density: bool = False) -> tuple[Tensor, Tensor, Tensor]:  # noqa: A002
     """(counts, x edges, y edges)."""
-    h, ex, ey = jnp.histogram2d(_fl(x), _fl(y), bins, range, None if weights is None else arr(weights), density)
+    # bins may be a Tensor: jnp converts it through ``__array__``.
+    h, ex, ey = jnp.histogram2d(_fl(x), _fl(y), bins, range,  # type: ignore[arg-type]
+                                None if weights is None else arr(weights), density)
     return wrap(h.astype(jnp.float32)), wrap(ex.astype(jnp.float32)), wrap(ey.astype(jnp.float32))
 
 
@@ -140,7 +142,9 @@ def histogramdd(sample: ArrayLike, bins: int | Sequence[int] | ArrayLike = 10,
                 range: Sequence[tuple[float, float]] | None = None, weights: ArrayLike | None = None,
                 density: bool = False) -> tuple[Tensor, list[Tensor]]:  # noqa: A002
     """(counts, [edges per dimension])."""
-    h, es = jnp.histogramdd(_fl(sample), bins, range, None if weights is None else arr(weights), density)
+    # bins may be a Tensor: jnp converts it through ``__array__``.
+    h, es = jnp.histogramdd(_fl(sample), bins, range,  # type: ignore[arg-type]
+                            None if weights is None else arr(weights), density)
     return wrap(h.astype(jnp.float32)), [wrap(e.astype(jnp.float32)) for e in es]
 
 

@@ -178,25 +178,25 @@ def swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor:
 @op("expand")
 def expand(input_x: Tensor, size: tuple[int, ...]) -> Tensor:
     """Broadcast to ``size``; -1 keeps that dimension."""
-    size = [int(s) for s in np.asarray(size).reshape(-1)]
-    lead = len(size) - input_x.ndim
-    check(lead >= 0, "expand", f"'size' {size} has fewer dimensions than the input {list(input_x.shape)}.")
-    shape = tuple(input_x.shape[i - lead] if s == -1 else s for i, s in enumerate(size))
+    dims = [int(s) for s in np.asarray(size).reshape(-1)]
+    lead = len(dims) - input_x.ndim
+    check(lead >= 0, "expand", f"'size' {dims} has fewer dimensions than the input {list(input_x.shape)}.")
+    shape = tuple(input_x.shape[i - lead] if s == -1 else s for i, s in enumerate(dims))
     return jnp.broadcast_to(input_x, shape)
 
 
 @op("expand_as")
-def expand_as(input: Tensor, other: Tensor | float) -> Tensor:
+def expand_as(input: Tensor, other: Tensor) -> Tensor:
     return jnp.broadcast_to(input, other.shape)
 
 
 @op("view_as")
-def view_as(input: Tensor, other: Tensor | float) -> Tensor:
+def view_as(input: Tensor, other: Tensor) -> Tensor:
     return jnp.reshape(input, other.shape)
 
 
 @op("type_as", keep_f64=True)
-def type_as(input: Tensor, other: Tensor | float) -> Tensor:
+def type_as(input: Tensor, other: Tensor) -> Tensor:
     return input.astype(other.dtype)
 
 
@@ -219,7 +219,7 @@ def searchsorted(sorted_sequence: Tensor, values: Tensor, *, out_int32: bool = F
     check(side in ("left", "right"), "searchsorted", f"'side' must be 'left' or 'right', but got {side!r}.")
     seq = sorted_sequence
     if sorter is not None:
-        seq = jnp.take_along_axis(seq, sorter, -1)
+        seq = jnp.take_along_axis(seq, sorter, -1)  # type: ignore[assignment]  # @op body: a jax.Array here
     if seq.ndim == 1:
         out = jnp.searchsorted(seq, values, side=side)
     else:
@@ -333,7 +333,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     check(c % (r * r) == 0, "pixel_shuffle", f"the channels ({c}) must be divisible by upscale_factor^2 ({r * r}).")
     x = input.reshape(tuple(lead) + (c // (r * r), r, r, h, w))
     k = len(lead)
-    x = jnp.transpose(x, tuple(range(k)) + (k, k + 3, k + 1, k + 4, k + 2))
+    x = jnp.transpose(x, tuple(range(k)) + (k, k + 3, k + 1, k + 4, k + 2))  # type: ignore[assignment]  # @op body: a jax.Array here
     return x.reshape(tuple(lead) + (c // (r * r), h * r, w * r))
 
 
@@ -345,7 +345,7 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     check(h % r == 0 and w % r == 0, "pixel_unshuffle", f"H and W ({h}, {w}) must be divisible by {r}.")
     x = input.reshape(tuple(lead) + (c, h // r, r, w // r, r))
     k = len(lead)
-    x = jnp.transpose(x, tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3))
+    x = jnp.transpose(x, tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3))  # type: ignore[assignment]  # @op body: a jax.Array here
     return x.reshape(tuple(lead) + (c * r * r, h // r, w // r))
 
 
@@ -371,7 +371,7 @@ def dtype(x: Any) -> mstype.Type:
 
 
 @op("cross")
-def cross(input: Tensor, other: Tensor | float, dim: int | None = None) -> Tensor:
+def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     """Cross product along ``dim`` (default: the first axis of size 3, as in MindSpore)."""
     if dim is None:
         shape = jnp.broadcast_shapes(input.shape, other.shape)

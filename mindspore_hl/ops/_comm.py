@@ -7,7 +7,7 @@ the ranks are reached (processes, or a compiled step's devices) is ``_comm_core`
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import jax
 import jax.numpy as jnp
@@ -53,7 +53,8 @@ def _reduce_np(values: list[np.ndarray], op: str) -> np.ndarray:
     stack = np.stack(values)
     if op == "avg":
         return (stack.sum(0) / len(values)).astype(stack.dtype)
-    return {"sum": np.sum, "prod": np.prod, "min": np.min, "max": np.max}[op](stack, axis=0).astype(stack.dtype)
+    reducers: dict[str, Callable[..., np.ndarray]] = {"sum": np.sum, "prod": np.prod, "min": np.min, "max": np.max}
+    return reducers[op](stack, axis=0).astype(stack.dtype)
 
 
 def _reduce_lax(x: jax.Array, op: str, axes: tuple[str, ...], size: int) -> jax.Array:
@@ -172,7 +173,7 @@ def all_gather_into_tensor_uneven(output: Tensor, input: Tensor, output_split_si
     return _handle(async_op)
 
 
-def reduce_scattered_array(x: jax.Array, op: str, group: str | None, name: str) -> jax.Array:
+def reduce_scattered_array(x: jax.Array, op: str, group: str | None, name: str) -> jax.Array | np.ndarray:
     """This rank's part (dimension 0) of the reduction of every rank's ``x`` (behind ``reduce_scatter_tensor``)."""
     if _cc.traced(x):
         def fn(axes, n, v):

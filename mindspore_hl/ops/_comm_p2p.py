@@ -136,7 +136,7 @@ def gather_object(obj: Any, object_gather_list: list[Any] | None = None, dst: in
     if mine and (not isinstance(object_gather_list, list) or len(object_gather_list) != n):
         raise TypeError(f"The len of object_gather_list must be equal to group rank size {n}.")
     objs = _objects(obj, group, "gather_object")
-    if mine:
+    if mine and object_gather_list is not None:  # a list when mine: checked above
         object_gather_list[:] = objs
 
 

@@ -66,7 +66,7 @@ class MultitypeFuncGraph:
 
     def __init__(self, name: str, read_value: bool = False, doc_url: str = "") -> None:
         self.name = name
-        self._entries = []
+        self._entries: list[Any] = []
 
     def register(self, *type_names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator registering an implementation for arguments of ``type_names``."""
@@ -134,8 +134,8 @@ def clip_by_global_norm(x: Tensor | Sequence[Tensor], clip_norm: float = 1.0,
         raise OpTypeError(f"For 'clip_by_global_norm', 'x' must be a tuple or list of Tensors, got {type(x).__name__}.")
     arrays = [unwrap(t) for t in x]
     if use_norm is None:
-        use_norm = jnp.sqrt(sum(jnp.sum(jnp.square(a.astype(jnp.float32))) for a in arrays))
+        norm = jnp.sqrt(sum(jnp.sum(jnp.square(a.astype(jnp.float32))) for a in arrays))
     else:
-        use_norm = unwrap(use_norm)
-    scale = clip_norm / jnp.maximum(use_norm, clip_norm)
+        norm = unwrap(use_norm)
+    scale = clip_norm / jnp.maximum(norm, clip_norm)
     return tuple(wrap((a * scale).astype(a.dtype)) for a in arrays)

@@ -34,7 +34,7 @@ def _match(name, new, like):
     """Cast ``new``'s leaves to the dtypes of ``like`` (the carry) and check the structures agree."""
     new_t = jax.tree_util.tree_structure(new, is_leaf=_is_leaf)
     like_t = jax.tree_util.tree_structure(like, is_leaf=_is_leaf)
-    if new_t != like_t:
+    if new_t != like_t:  # type: ignore[operator]  # jax's PyTreeDef compares with == / != (no stub here)
         raise OpError(f"For '{name}', the body must return a value with the same structure as the initial value: "
                       f"got {new_t}, expected {like_t}.")
     pairs = zip(jax.tree_util.tree_leaves(new, is_leaf=_is_leaf), jax.tree_util.tree_leaves(like, is_leaf=_is_leaf))

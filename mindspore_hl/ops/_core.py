@@ -91,8 +91,9 @@ def op(name: str, keep_f64: bool = False) -> Callable[[_F], _F]:
             if not keep_f64 and kwargs.get("dtype") is None:
                 out = _narrow(out, a, kwargs)
             return wrap(out)
-        wrapper._op_name = name
-        wrapper._array_fn = fn
+        # Markers read by the registry and by ops that call another op's array body directly.
+        wrapper._op_name = name  # type: ignore[attr-defined]
+        wrapper._array_fn = fn  # type: ignore[attr-defined]
         return wrapper
     return deco
 

@@ -12,7 +12,7 @@ __all__ = ["vdot", "kthvalue", "batch_norm_stats", "batch_norm_elemt", "batch_no
 
 
 @op("vdot")
-def vdot(input: Tensor, other: Tensor | float) -> Tensor:
+def vdot(input: Tensor, other: Tensor) -> Tensor:
     """Dot product of two 1-D tensors, conjugating the first."""
     check(jnp.ndim(input) == 1 and jnp.ndim(other) == 1, "vdot",
           f"both inputs must be 1-D, but got shapes {list(jnp.shape(input))} and {list(jnp.shape(other))}.")

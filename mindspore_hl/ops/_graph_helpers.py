@@ -39,7 +39,7 @@ def _value(x: Any) -> Any:
     return x._value if isinstance(x, Tensor) else x
 
 
-def _logical(name: str, py: Callable[[Any, Any], Any], arr: Callable[..., Any], *xs: Any) -> Any:
+def _logical(name: str, py: Callable[..., Any], arr: Callable[..., Any], *xs: Any) -> Any:
     if all(isinstance(x, bool) for x in xs):
         return py(*xs)
     if not all(isinstance(x, bool) or _is_tensor_like(x) for x in xs):
@@ -220,7 +220,7 @@ def switch(cond: Any, true_branch: Any, false_branch: Any) -> Any:
         return true_branch if p else false_branch
     t_leaves, t_tree = jax.tree_util.tree_flatten(true_branch, is_leaf=lambda v: isinstance(v, Tensor))
     f_leaves, f_tree = jax.tree_util.tree_flatten(false_branch, is_leaf=lambda v: isinstance(v, Tensor))
-    if t_tree != f_tree:
+    if t_tree != f_tree:  # type: ignore[operator]  # jax's PyTreeDef compares with == / != (no stub here)
         raise TypeError("For 'switch', with a condition known only at run time both branches must have the same "
                         "structure.")
     out = [wrap(jnp.where(p, _value(a), _value(b))) for a, b in zip(t_leaves, f_leaves)]

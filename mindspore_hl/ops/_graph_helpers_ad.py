@@ -42,6 +42,7 @@ def _wrap_tree(tree: Any) -> Any:
 def get_grad(gradients: Any, identifier: int | Parameter) -> Tensor:
     """The gradient of position ``identifier`` (an int) or Parameter ``identifier`` in the output of
     ``grad(..., return_ids=True)``."""
+    key: str | int
     if isinstance(identifier, Parameter):
         key = identifier.name
     elif isinstance(identifier, int) and not isinstance(identifier, bool):

@@ -67,13 +67,13 @@ def scatter_nd(indices: Tensor, updates: Tensor, shape: tuple[int, ...]) -> Tens
 @op("tensor_scatter_update")
 def tensor_scatter_update(input_x: Tensor, indices: Tensor, updates: Tensor) -> Tensor:
     _check_int("tensor_scatter_update", "indices", indices)
-    return input_x.at[_nd_index(indices)].set(updates.astype(input_x.dtype))
+    return input_x.at[_nd_index(indices)].set(updates.astype(input_x.dtype))  # type: ignore[attr-defined]  # @op body: a jax.Array here
 
 
 @op("tensor_scatter_add")
 def tensor_scatter_add(input_x: Tensor, indices: Tensor, updates: Tensor) -> Tensor:
     _check_int("tensor_scatter_add", "indices", indices)
-    return input_x.at[_nd_index(indices)].add(updates.astype(input_x.dtype))
+    return input_x.at[_nd_index(indices)].add(updates.astype(input_x.dtype))  # type: ignore[attr-defined]  # @op body: a jax.Array here
 
 
 @op("scatter")
@@ -82,7 +82,7 @@ def scatter(input: Tensor, axis: int, index: Tensor, src: Tensor) -> Tensor:
     _check_int("scatter", "index", index)
     idx = list(jnp.meshgrid(*[jnp.arange(s) for s in index.shape], indexing="ij"))
     idx[axis] = index
-    return input.at[tuple(idx)].set(jnp.broadcast_to(src, index.shape).astype(input.dtype))
+    return input.at[tuple(idx)].set(jnp.broadcast_to(src, index.shape).astype(input.dtype))  # type: ignore[attr-defined]  # @op body: a jax.Array here
 
 
 def _bool_cond(name, cond):

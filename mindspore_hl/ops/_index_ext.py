@@ -70,7 +70,7 @@ def tensor_scatter_elements(input_x: Tensor, indices: Tensor, updates: Tensor, a
     axis = axis % input_x.ndim
     idx = list(jnp.indices(indices.shape, sparse=True))
     idx[axis] = indices % input_x.shape[axis]
-    at = input_x.at[tuple(idx)]
+    at = input_x.at[tuple(idx)]  # type: ignore[attr-defined]  # @op body: a jax.Array here
     u = updates.astype(input_x.dtype)
     return at.add(u) if reduction == "add" else at.set(u)
 
@@ -151,7 +151,7 @@ def index_fill(x: Tensor, axis: int, index: Tensor, value: Tensor | float) -> Te
     """A copy of ``x`` with the slices ``index`` along ``axis`` set to ``value``."""
     idx = [slice(None)] * x.ndim
     idx[axis % x.ndim] = jnp.reshape(index, -1)
-    return x.at[tuple(idx)].set(jnp.asarray(value, x.dtype))
+    return x.at[tuple(idx)].set(jnp.asarray(value, x.dtype))  # type: ignore[attr-defined]  # @op body: a jax.Array here
 
 
 @op("select_scatter")
@@ -159,7 +159,7 @@ def select_scatter(input: Tensor, src: Tensor, axis: int, index: Tensor) -> Tens
     """A copy of ``input`` with ``input.select(axis, index)`` replaced by ``src``."""
     idx = [slice(None)] * input.ndim
     idx[axis % input.ndim] = index
-    return input.at[tuple(idx)].set(src.astype(input.dtype))
+    return input.at[tuple(idx)].set(src.astype(input.dtype))  # type: ignore[attr-defined]  # @op body: a jax.Array here
 
 
 @op("slice_scatter")
@@ -168,7 +168,7 @@ def slice_scatter(input: Tensor, src: Tensor, axis: int = 0, start: int | None =
     """A copy of ``input`` with ``input[start:end:step]`` along ``axis`` replaced by ``src``."""
     idx = [slice(None)] * input.ndim
     idx[axis % input.ndim] = slice(start, end, step)
-    return input.at[tuple(idx)].set(src.astype(input.dtype))
+    return input.at[tuple(idx)].set(src.astype(input.dtype))  # type: ignore[attr-defined]  # @op body: a jax.Array here
 
 
 @op("diagonal_scatter")

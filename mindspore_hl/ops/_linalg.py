@@ -57,9 +57,9 @@ def bmm(input_x: Tensor, mat2: Tensor) -> Tensor:
 def batch_matmul(x: Tensor, y: Tensor | float, transpose_a: bool = False, transpose_b: bool = False) -> Tensor:
     """Batched matrix product, optionally transposing the last two axes of either operand."""
     if transpose_a:
-        x = jnp.swapaxes(x, -1, -2)
+        x = jnp.swapaxes(x, -1, -2)  # type: ignore[assignment]  # @op body: a jax.Array here
     if transpose_b:
-        y = jnp.swapaxes(y, -1, -2)
+        y = jnp.swapaxes(y, -1, -2)  # type: ignore[assignment]  # @op body: a jax.Array here
     check_matmul("batch_matmul", x, y)
     return jnp.matmul(x, y)
 
@@ -165,10 +165,10 @@ def kron(input: Tensor, other: Tensor | float) -> Tensor:
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, beta: Tensor | float = 1,
             alpha: Tensor | float = 1) -> Tensor:
     """beta * input + alpha * (batch1 @ batch2)."""
-    return beta * input + alpha * jnp.matmul(batch1, batch2)
+    return beta * input + alpha * jnp.matmul(batch1, batch2)  # type: ignore[operator]  # @op body: jax Arrays
 
 
 @op("addmm")
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Tensor | float = 1, alpha: Tensor | float = 1) -> Tensor:
     """beta * input + alpha * (mat1 @ mat2)."""
-    return beta * input + alpha * jnp.matmul(mat1, mat2)
+    return beta * input + alpha * jnp.matmul(mat1, mat2)  # type: ignore[operator]  # @op body: jax Arrays

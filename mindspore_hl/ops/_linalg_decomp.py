@@ -172,7 +172,7 @@ def slogdet(input: Tensor) -> tuple[Tensor, Tensor]:
 @op("log_matrix_determinant")
 def log_matrix_determinant(input: Tensor) -> Tensor:
     """(sign, log|det|): the older name of ``slogdet``."""
-    return slogdet._array_fn(input)
+    return slogdet._array_fn(input)  # type: ignore[attr-defined]  # set by @op
 
 
 @op("logdet")

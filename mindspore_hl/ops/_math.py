@@ -225,9 +225,9 @@ def clamp(input: Tensor, min: Tensor | float | None = None, max: Tensor | float 
     check(min is not None or max is not None, "clamp", "at least one of 'min' and 'max' must be given.")
     out = input
     if min is not None:
-        out = jnp.maximum(out, jnp.asarray(min, jnp.result_type(input)))
+        out = jnp.maximum(out, jnp.asarray(min, jnp.result_type(input)))  # type: ignore[assignment]  # @op body: a jax.Array here
     if max is not None:
-        out = jnp.minimum(out, jnp.asarray(max, jnp.result_type(input)))
+        out = jnp.minimum(out, jnp.asarray(max, jnp.result_type(input)))  # type: ignore[assignment]  # @op body: a jax.Array here
     return out
 
 
@@ -262,7 +262,7 @@ def addn(x: Sequence[Tensor]) -> Tensor:
     check(all(s == shapes[0] for s in shapes), "addn", f"all inputs must have the same shape, but got {shapes}.")
     out = x[0]
     for v in x[1:]:
-        out = jnp.add(out, v)
+        out = jnp.add(out, v)  # type: ignore[assignment]  # @op body: a jax.Array here
     return out
 
 

@@ -35,7 +35,7 @@ def softplus(input: Tensor, beta: Tensor | float = 1, threshold: float = 20) -> 
 def elu(input_x: Tensor, alpha: Tensor | float = 1.0) -> Tensor:
     """x for x > 0, alpha * (exp(x) - 1) otherwise."""
     _check_float("elu", input_x)
-    return jnp.where(input_x > 0, input_x, alpha * jnp.expm1(input_x)).astype(input_x.dtype)
+    return jnp.where(input_x > 0, input_x, alpha * jnp.expm1(input_x)).astype(input_x.dtype)  # type: ignore[operator]  # @op body: jax Arrays
 
 
 @op("selu")

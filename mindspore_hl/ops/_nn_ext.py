@@ -92,7 +92,7 @@ def interpolate(input: Tensor, size: int | tuple[int, ...] | None = None,
     x = input if jnp.issubdtype(input.dtype, jnp.floating) else input.astype(jnp.float32)
     for axis, (n_in, n_out, sc) in enumerate(zip(in_sizes, out, scales)):
         w = jnp.asarray(_weights(mode, n_in, n_out, bool(align_corners), sc), jnp.float32)
-        x = jnp.moveaxis(jnp.tensordot(jnp.moveaxis(x, axis + 2, -1).astype(jnp.float32), w.T, axes=1),
+        x = jnp.moveaxis(jnp.tensordot(jnp.moveaxis(x, axis + 2, -1).astype(jnp.float32), w.T, axes=1),  # type: ignore[assignment]  # @op body: a jax.Array here
                          -1, axis + 2).astype(x.dtype)
     return x
 

@@ -34,7 +34,7 @@ def _geometry(name, sizes, kernel, stride, pads, dilation, ceil_mode):
     """(output sizes, per-dim (lo, hi) pads including the ceil-mode overhang)."""
     check(all(k > 0 for k in kernel) and all(s > 0 for s in stride), name,
           f"'kernel_size' and 'stride' must be positive, but got {kernel} and {stride}.")
-    outs = tuple(pool_out_size(sizes[i], kernel[i], stride[i], dilation[i], *pads[i], ceil_mode)
+    outs = tuple(pool_out_size(sizes[i], kernel[i], stride[i], dilation[i], pads[i][0], pads[i][1], ceil_mode)
                  for i in range(len(sizes)))
     check(all(o > 0 for o in outs), name, f"the input spatial size {tuple(sizes)} is too small for kernel_size "
           f"{kernel} (output would be {outs}).")
@@ -284,10 +284,12 @@ def conv_transpose_nd(name: str, x: jax.Array, weight: jax.Array, stride: tuple[
         hi = outs[i] - 1 + pads[i][0] - (x.shape[2 + i] - 1) * stride[i]
         conv_pads.append((max(lo, 0), max(hi, 0)))
         crops.append((max(-lo, 0), max(-hi, 0)))
-    spatial = "DHW"[-nd:] if nd <= 3 else None
+    # lax names at most 3 spatial dims by letter; its default (None) is the same NC.../OI.../NC... layout.
+    spatial = "DHW"[-nd:]
     y = lax.conv_general_dilated(x, w.astype(x.dtype), (1,) * nd, conv_pads, lhs_dilation=stride,
                                  rhs_dilation=dilation, feature_group_count=groups,
-                                 dimension_numbers=("NC" + spatial, "OI" + spatial, "NC" + spatial))
+                                 dimension_numbers=(("NC" + spatial, "OI" + spatial, "NC" + spatial) if nd <= 3
+                                                    else None))
     return y[(slice(None), slice(None)) + tuple(slice(lo, y.shape[2 + i] - hi) for i, (lo, hi) in enumerate(crops))]
 
 

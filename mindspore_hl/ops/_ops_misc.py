@@ -132,13 +132,13 @@ def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Tensor | floa
 @op("addmv")
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Tensor | float = 1, alpha: Tensor | float = 1) -> Tensor:
     """beta * input + alpha * (mat @ vec)."""
-    return beta * input + alpha * jnp.matmul(mat, vec)
+    return beta * input + alpha * jnp.matmul(mat, vec)  # type: ignore[operator]  # @op body: jax Arrays
 
 
 @op("addr")
 def addr(x: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Tensor | float = 1, alpha: Tensor | float = 1) -> Tensor:
     """beta * x + alpha * outer(vec1, vec2)."""
-    return beta * x + alpha * jnp.outer(vec1, vec2)
+    return beta * x + alpha * jnp.outer(vec1, vec2)  # type: ignore[operator]  # @op body: jax Arrays
 
 
 @op("mv")
@@ -250,7 +250,8 @@ def eps(x: Tensor) -> Tensor:
 def mixed_precision_cast(dst_dtype: mstype.Type, x: Any) -> Any:
     """Cast the floating Tensors in ``x`` (a Tensor, or a tuple/list/dict of them) to ``dst_dtype``."""
     if isinstance(x, Tensor):
-        return lookup("cast")(x, dst_dtype) if mstype.to_ms_dtype(x.dtype).to_numpy().kind == "f" else x
+        # (ignore below) a Tensor's dtype always has a NumPy dtype (None only for String/Number)
+        return lookup("cast")(x, dst_dtype) if mstype.to_ms_dtype(x.dtype).to_numpy().kind == "f" else x  # type: ignore[union-attr]
     if isinstance(x, (tuple, list)):
         return type(x)(mixed_precision_cast(dst_dtype, v) for v in x)
     if isinstance(x, dict):

@@ -22,7 +22,7 @@ class Primitive:
 
     def __init__(self, name: str | None = None) -> None:
         self.name = name or type(self).__name__
-        self.attrs = {}
+        self.attrs: dict[str, Any] = {}
 
     def add_prim_attr(self, name: str, value: Any) -> Primitive:
         """Record an attribute (also readable as ``prim.<name>``); returns self."""
@@ -83,7 +83,7 @@ def primitive_class(name: str, init_args: Sequence[tuple[str, Any]], call: Calla
     def __call__(self, *inputs, **kwargs):
         return call(self, *inputs, **kwargs)
 
-    __init__.__signature__ = sig
+    __init__.__signature__ = sig  # type: ignore[attr-defined]  # what inspect.signature reports
     return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
                                      "__module__": module})
 
@@ -101,7 +101,7 @@ def prim_attr_register(fn: Callable[..., None]) -> Callable[..., None]:
             self.add_prim_attr(k, v)
         fn(self, *args, **kwargs)
 
-    init.__wrapped__ = fn
+    init.__wrapped__ = fn  # type: ignore[attr-defined]  # inspect.signature follows it to fn's parameters
     return init
 
 
@@ -176,7 +176,7 @@ class MatMul(Primitive):
         super().__init__()
         self.transpose_a, self.transpose_b = transpose_a, transpose_b
 
-    def __call__(self, x: Tensor, y: Tensor | float) -> Tensor:
+    def __call__(self, x: Tensor, y: Tensor) -> Tensor:
         if self.transpose_a:
             x = _array.swapaxes(x, -1, -2)
         if self.transpose_b:
@@ -308,7 +308,7 @@ class Unstack(_Axis):
     def __init__(self, axis: int = 0, num: int | None = None) -> None:
         super().__init__(axis)
 
-    def __call__(self, x: Tensor) -> Tensor:
+    def __call__(self, x: Tensor) -> tuple[Tensor, ...]:
         return _array.unstack(x, self.axis)
 
 
@@ -319,7 +319,7 @@ class Split(Primitive):
         super().__init__()
         self.axis, self.output_num = axis, output_num
 
-    def __call__(self, x: Tensor) -> Tensor:
+    def __call__(self, x: Tensor) -> tuple[Tensor, ...]:
         n = x.shape[self.axis]
         check(n % self.output_num == 0, "Split", f"the axis length {n} is not divisible by output_num "
                                                  f"{self.output_num}.")
@@ -381,7 +381,7 @@ class TopK(Primitive):
         super().__init__()
         self.sorted = sorted
 
-    def __call__(self, input_x: Tensor, k: int) -> Tensor:
+    def __call__(self, input_x: Tensor, k: int) -> tuple[Tensor, Tensor]:
         return _reduce.topk(input_x, int(unwrap(k)), -1, True, self.sorted)
 
 
@@ -392,7 +392,7 @@ class Sort(Primitive):
         super().__init__()
         self.axis, self.descending = axis, descending
 
-    def __call__(self, x: Tensor) -> Tensor:
+    def __call__(self, x: Tensor) -> tuple[Tensor, Tensor]:
         return _reduce.sort(x, self.axis, self.descending)
 
 

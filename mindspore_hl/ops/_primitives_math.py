@@ -8,6 +8,7 @@ functional form; constructor arguments carry MindSpore 2.10's names and defaults
 Tensor(shape=[2], dtype=Float32, value= [ 3.00000000e+00,  3.00000000e+00])
 """
 import inspect
+from typing import Any, Callable
 
 import jax
 import jax.numpy as jnp
@@ -182,7 +183,7 @@ def _arr(fn):
 
 
 # (name, ((constructor argument, default), ...), body(attrs, *inputs))
-_SPECS = [
+_SPECS: list[tuple[str, tuple[tuple[str, Any], ...], Callable[..., Any]]] = [
     ("SegmentMax", (), lambda a, x, s: _segment("max")(a, x, s)),
     ("SegmentMin", (), lambda a, x, s: _segment("min")(a, x, s)),
     ("SegmentSum", (), lambda a, x, s: _segment("sum")(a, x, s)),
@@ -196,10 +197,12 @@ _SPECS = [
         x, axis=() if a["dims"] is None else tuple(a["dims"]) if isinstance(a["dims"], (list, tuple))
         else a["dims"], dtype=mstype.int64)),
     ("SplitV", (("size_splits", _E), ("split_dim", _E), ("num_split", _E)), lambda a, x: _split_v(a, x)),
-    ("HistogramFixedWidth", (("nbins", _E), ("dtype", "int32")), lambda a, x, r: _hist_fixed(x, r, a["nbins"])),
+    # (ignore below) mypy cannot infer this @op function, defined further down
+    ("HistogramFixedWidth", (("nbins", _E), ("dtype", "int32")), lambda a, x, r: _hist_fixed(x, r, a["nbins"])),  # type: ignore[has-type]
     ("LerpScalar", (), lambda a, x, end, w: lookup("lerp")(x, end, w)),
+    # (ignore below) mypy cannot infer this @op function, defined further down
     ("ConfusionMatrix", (("num_classes", _E), ("dtype", "int32")),
-     lambda a, labels, pred, w=None: _confusion(labels, pred, w, a["num_classes"], _np_dtype(a["dtype"]))),
+     lambda a, labels, pred, w=None: _confusion(labels, pred, w, a["num_classes"], _np_dtype(a["dtype"]))),  # type: ignore[has-type]
     ("ScatterNonAliasingAdd", (), lambda a, x, i, u: lookup("scatter_nd_add")(x, i, u)),
     ("ReduceStd", (("axis", []), ("unbiased", True), ("keep_dims", False)), _reduce_std),
     ("SearchSorted", (("dtype", mstype.int64), ("right", False)),

@@ -78,7 +78,7 @@ class Print(Primitive):
 
 
 class _Summary(Primitive):
-    _kind = None
+    _kind: str  # the summary kind, set by each subclass
 
     def __call__(self, name, value):
         _debug.summary(self._kind, name, value)

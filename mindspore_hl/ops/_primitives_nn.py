@@ -26,7 +26,7 @@ def _nn():
 
 
 class _Unary(Primitive):
-    _fn = None
+    _fn: str  # the name of the functional op in ops.nn, set by each subclass
 
     def __call__(self, x):
         return getattr(_nn(), self._fn)(x)

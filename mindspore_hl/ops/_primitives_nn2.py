@@ -6,6 +6,7 @@ and inputs onto the functional op: ``ops.AdaptiveMaxPool2D((2, 2))(x)`` is
 ``ops.adaptive_max_pool2d(x, (2, 2), return_indices=True)``.
 """
 import inspect
+from typing import Any
 
 import numpy as np
 
@@ -145,7 +146,9 @@ def _max_pool_with_argmax(p, x):
     offset = Tensor(np.arange(x.shape[c_axis], dtype=np.int64).reshape(shape) * hw)
     return y, lookup("cast")(lookup("add")(idx, offset), mstype.int32)
 
-_SPECS = [
+# (name, [(constructor argument, default)], body(prim, *inputs), functional op): the bodies take different
+# inputs, so they are typed loosely.
+_SPECS: list[tuple[Any, ...]] = [
     ("AdaptiveAvgPool2D", [("output_size", _REQUIRED)],
      lambda p, x: lookup("adaptive_avg_pool2d")(x, p.output_size), "adaptive_avg_pool2d"),
     ("AdaptiveAvgPool3D", [("output_size", _REQUIRED)],

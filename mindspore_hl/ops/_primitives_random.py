@@ -8,6 +8,7 @@ same sequence, and each call advances it); with the default zero seeds it draws 
 from __future__ import annotations
 
 import inspect
+from typing import TYPE_CHECKING, Any
 
 import jax
 import jax.numpy as jnp
@@ -31,7 +32,11 @@ _E = inspect.Parameter.empty
 class _Seeded(Primitive):
     """A random Primitive: constructor arguments as attributes, keys from its own stream or the global one."""
 
-    _args = (("seed", 0), ("seed2", 0))
+    _args: tuple[tuple[str, Any], ...] = (("seed", 0), ("seed2", 0))
+
+    if TYPE_CHECKING:
+        # The constructor arguments named in ``_args`` become attributes (set with setattr in __init__).
+        def __getattr__(self, name: str) -> Any: ...
 
     def __init__(self, *a, **kw):
         sig = inspect.Signature([inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d)

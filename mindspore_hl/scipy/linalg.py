@@ -118,5 +118,5 @@ def lu_solve(lu_and_piv: tuple[Tensor, Tensor], b: Tensor, trans: int = 0, overw
 def solve_triangular(a: Tensor, b: Tensor, trans: int | str = 0, lower: bool = False, unit_diagonal: bool = False,
                      overwrite_b: bool = False, debug: bool | None = None, check_finite: bool = True) -> Tensor:
     """Solve a x = b for triangular ``a`` (``trans`` 0/'N', 1/'T' or 2/'C')."""
-    t = {"N": 0, "T": 1, "C": 2}.get(trans, trans)
+    t = {"N": 0, "T": 1, "C": 2}.get(trans, trans) if isinstance(trans, str) else trans
     return wrap(jsl.solve_triangular(_a(a), _a(b), trans=t, lower=lower, unit_diagonal=unit_diagonal))

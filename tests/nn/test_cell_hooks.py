@@ -110,3 +110,19 @@ def test_grad_wrappers_match_mindspore(case):
         flat = list(ms.grad(net, None, net.trainable_params())(x, y))
     for i, got in enumerate([loss] + flat):
         assert_close(got, case.outputs[i], what=f"{case.id} value {i}")
+
+
+def test_optimizer_accepts_hooks():
+    # Optimizer registers its sequence attributes with its own ``_register``: the hook registry must not collide.
+    net = _net()
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    seen = []
+    handle = opt.register_forward_pre_hook(lambda cell, inputs: seen.append(len(inputs[0])))
+    back = opt.register_backward_hook(lambda cell, grad_in, grad_out: None)
+    grads = tuple(ms.Tensor(np.ones(p.shape, np.float32)) for p in net.trainable_params())
+    opt(grads)
+    assert seen == [2]
+    handle.remove()
+    back.remove()
+    opt(grads)
+    assert seen == [2]

@@ -93,7 +93,9 @@ def test_steps_cells_and_flops(lenet_profile):
     for r in s["steps"]:
         assert r["compiled_step_ms"] <= r["total_ms"] + 1e-6
     # nearly all of the step's time is attributed to a Cell (the rest: ops XLA made without metadata)
-    assert cells.get("(no Cell)", {"forward_ms": 0.0})["forward_ms"] < 0.10 * cell_sum
+    # Little work falls outside every Cell: measured in FLOPs (from the compiled program), since the step's
+    # sub-millisecond op times are at the mercy of the machine's load.
+    assert cells.get("(no Cell)", {"flops": 0.0})["flops"] < 0.10 * sum(c["flops"] for c in cells.values())
     conv2 = cells["TrainOneStepCell.network._backbone.conv2"]
     assert conv2["backward_ms"] > 0 and conv2["forward_ms"] > 0
     # FLOPs: conv2 (16x6x5x5 kernel on 10x10 outputs, batch 8: forward 2*8*16*100*150 = 3.84 MFLOP); its
@@ -157,7 +159,9 @@ def test_sink_mode_scan_is_attributed_to_cells(tmp_path, model_factory):
     assert {fc1, "TrainOneStepCell.network._backbone.fc2", "TrainOneStepCell.optimizer"} <= set(cells)
     cell_sum = sum(c["forward_ms"] + c["backward_ms"] for c in cells.values())
     assert cell_sum == pytest.approx(sum(r["compiled_step_ms"] for r in s["steps"]), rel=0.10)
-    assert cells.get("(no Cell)", {"forward_ms": 0.0})["forward_ms"] < 0.10 * cell_sum
+    # Little work falls outside every Cell: measured in FLOPs (from the compiled program), since the step's
+    # sub-millisecond op times are at the mercy of the machine's load.
+    assert cells.get("(no Cell)", {"flops": 0.0})["flops"] < 0.10 * sum(c["flops"] for c in cells.values())
     assert "(sink loop)" in cells   # the scan's slicing of the stacked batches, named as such
     # FLOPs of fc1 (8 -> 16, batch 8) over the scan's 8 steps: forward 2*8*16*8 and its weight gradient as large
     # (the first layer needs no input gradient), counted once per scanned step
@@ -262,7 +266,9 @@ def test_resnet50_cells_add_up(tmp_path):
     cells = s["cells"]
     cell_sum = sum(c["forward_ms"] + c["backward_ms"] for c in cells.values())
     assert cell_sum == pytest.approx(sum(r["compiled_step_ms"] for r in s["steps"]), rel=0.10)
-    assert cells.get("(no Cell)", {"forward_ms": 0.0})["forward_ms"] < 0.10 * cell_sum
+    # Little work falls outside every Cell: measured in FLOPs (from the compiled program), since the step's
+    # sub-millisecond op times are at the mercy of the machine's load.
+    assert cells.get("(no Cell)", {"flops": 0.0})["flops"] < 0.10 * sum(c["flops"] for c in cells.values())
     assert any(k.startswith("TrainOneStepCell.network._backbone.layer4.") for k in cells), sorted(cells)[:20]
     total = sum(r["total_ms"] for r in s["steps"])
     print(f"ResNet50: cells {cell_sum:.1f} ms, compiled steps {sum(r['compiled_step_ms'] for r in s['steps']):.1f}"

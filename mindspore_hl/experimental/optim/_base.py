@@ -21,6 +21,11 @@ class Optimizer(Cell):
     each group falls back to). Subclasses define ``construct(gradients)`` using ``self.param_groups``.
     ``param_groups[i]['lr']`` may be changed between steps (learning-rate schedules)."""
 
+    # Set through ``__dict__`` (plain lists, not registered as cells/parameters) or by subclasses (``step_t``).
+    param_groups: list[dict[str, Any]]
+    _params_flat: list[Parameter]
+    step_t: Parameter
+
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         super().__init__(auto_prefix=False)
         params = list(params) if not isinstance(params, Parameter) else [params]

@@ -5,6 +5,7 @@ private maths as the ``nn`` layers.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, cast
 
 import jax.numpy as jnp
 import numpy as np
@@ -34,6 +35,9 @@ from ...nn.layer._checks import check_float, check_input, int_tuple, positive_in
 from ...nn.layer._conv_nd import _conv_nd, _conv_transpose_nd
 from ...nn.layer._shape_layers import _pad_last
 
+if TYPE_CHECKING:
+    from typing import Callable
+
 __all__ = ["Linear", "Identity", "Flatten", "ReLU", "ReLU6", "Sigmoid", "Tanh", "SiLU", "GELU", "ELU", "SELU",
            "Mish", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Threshold", "PReLU",
            "Softmax", "LogSoftmax", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose2d", "AdaptiveAvgPool2d",
@@ -54,7 +58,7 @@ CosineEmbeddingLoss, SoftMarginLoss = _loss.CosineEmbeddingLoss, _loss.SoftMargi
 AdaptiveAvgPool2d = _nn.AdaptiveAvgPool2d
 
 
-class _ZeroPad(_nn.ConstantPad1d):
+class _ZeroPad(_nn.ConstantPad1d):  # type: ignore[valid-type,misc]  # a class built at import by nn's _pad_class
     def __init__(self, padding):
         super().__init__(padding, 0.0)
 
@@ -74,7 +78,7 @@ class Flatten(_nn.Flatten):
 
 
 class _Act(Cell):
-    _fn = None
+    _fn: Callable[..., Tensor]  # set by every subclass
 
     def __init__(self, inplace=False):
         super().__init__()
@@ -216,6 +220,7 @@ class LogSoftmax(Cell):
 class _ConvNd(Cell):
     _nd = 2
     _transposed = False
+    padding: str | tuple[int, ...]
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
                  padding_mode="zeros", dtype=None, output_padding=0):
@@ -265,7 +270,8 @@ class _ConvNd(Cell):
                 total = d * (k - 1)
                 pairs.append((total // 2, total - total // 2))
         else:
-            pairs = [(p, p) for p in self.padding]
+            # A str padding is 'same' or 'valid' (checked in __init__), handled above.
+            pairs = [(p, p) for p in cast("tuple[int, ...]", self.padding)]
         if self.padding_mode == "zeros":
             return x, tuple(pairs)
         flat = tuple(v for pair in reversed(pairs) for v in pair)

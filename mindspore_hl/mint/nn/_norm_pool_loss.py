@@ -1,6 +1,8 @@
 """``mint.nn`` normalisation, pooling, resizing and loss classes (PyTorch-style arguments and parameter names)."""
 from __future__ import annotations
 
+from typing import cast
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -27,7 +29,13 @@ class _BatchNorm(Cell):
     ``num_batches_tracked``; ``momentum`` is the update factor (running = (1 - m) * running + m * batch;
     None: a cumulative average)."""
 
-    _ranks = (4,)
+    _ranks: tuple[int, ...] = (4,)
+    # None without affine / track_running_stats
+    weight: Parameter | None
+    bias: Parameter | None
+    running_mean: Parameter | None
+    running_var: Parameter | None
+    num_batches_tracked: Parameter | None
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, dtype=None):
         super().__init__()
@@ -53,16 +61,20 @@ class _BatchNorm(Cell):
         check_float(self, input)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
-            self.num_batches_tracked._set_value(self.num_batches_tracked._value + 1)
+            tracked = cast(Parameter, self.num_batches_tracked)  # set whenever track_running_stats
+            tracked._set_value(tracked._value + 1)
             if self.momentum is None:
-                factor = 1.0 / self.num_batches_tracked._value.astype(jnp.float32)
+                factor = 1.0 / tracked._value.astype(jnp.float32)
         use_batch = self.training or self.running_mean is None
         if use_batch and self.running_mean is None:
             mean = Tensor(np.zeros(self.num_features, np.float32))
             var = Tensor(np.ones(self.num_features, np.float32))
-            return ops.batch_norm(input, mean, var, self.weight, self.bias, True, 0.0, self.eps)
-        return ops.batch_norm(input, self.running_mean, self.running_var, self.weight, self.bias, use_batch,
-                              factor, self.eps)
+            # weight/bias are None without affine, which ops.batch_norm accepts (its docstring says so).
+            return ops.batch_norm(input, mean, var, self.weight, self.bias,  # type: ignore[arg-type]
+                                  True, 0.0, self.eps)
+        # running stats are set here (None returned above); weight/bias as above.
+        return ops.batch_norm(input, self.running_mean, self.running_var,  # type: ignore[arg-type]
+                              self.weight, self.bias, use_batch, factor, self.eps)  # type: ignore[arg-type]
 
 
 class BatchNorm1d(_BatchNorm):

@@ -1,9 +1,14 @@
 """Activation Cells (``nn.ReLU``, ``nn.GELU`` ...) and ``get_activation`` for string arguments."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ... import ops
 from ..cell import Cell
 from ._checks import check_input
+
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "GELU", "SiLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax",
            "get_activation"]
@@ -11,6 +16,8 @@ __all__ = ["ReLU", "ReLU6", "LeakyReLU", "GELU", "SiLU", "Sigmoid", "Tanh", "Sof
 
 class _Elementwise(Cell):
     """An activation applied element by element; any input shape."""
+
+    _fn: Callable[..., Any]  # set by every subclass
 
     def construct(self, x):
         check_input(self, x, ("...",))

@@ -140,6 +140,8 @@ class _Scalar(_Elementwise):
 class ELU(_Scalar):
     """x if x > 0 else alpha * (exp(x) - 1)."""
 
+    alpha: float  # set by _Scalar
+
     def __init__(self, alpha: float = 1.0) -> None:
         super().__init__(alpha)
         if self.alpha != 1.0:  # MindSpore's Elu primitive supports only alpha = 1.0
@@ -151,6 +153,8 @@ class ELU(_Scalar):
 
 class CELU(_Scalar):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+
+    alpha: float  # set by _Scalar
 
     def __init__(self, alpha: float = 1.0) -> None:
         super().__init__(alpha)
@@ -221,6 +225,7 @@ class HShrink(_Scalar):
     """x where |x| > lambd, else 0."""
 
     _arg = "lambd"
+    lambd: float  # set by _Scalar
 
     def __init__(self, lambd: float = 0.5) -> None:
         super().__init__(lambd)
@@ -233,6 +238,7 @@ class SoftShrink(_Scalar):
     """x - lambd where x > lambd, x + lambd where x < -lambd, else 0."""
 
     _arg = "lambd"
+    lambd: float  # set by _Scalar
 
     def __init__(self, lambd: float = 0.5) -> None:
         super().__init__(lambd)
@@ -346,7 +352,8 @@ class RReLU(Cell):
 
     def __init__(self, lower: float = 1 / 8, upper: float = 1 / 3) -> None:
         super().__init__()
-        self.lower = _number("RReLU", "lower", lower)
+        # MindSpore's attribute name; on this Cell it hides Cell.lower
+        self.lower = _number("RReLU", "lower", lower)  # type: ignore[method-assign]
         self.upper = _number("RReLU", "upper", upper)
         if self.lower > self.upper:
             raise ValueError(f"RReLU: 'lower' ({lower}) must be <= 'upper' ({upper}).")
@@ -354,5 +361,6 @@ class RReLU(Cell):
     def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("...",))
         check_float(self, x)
-        slope = jax.random.uniform(seed.next_key(), x.shape, jnp.float32, self.lower, self.upper)
+        slope = jax.random.uniform(seed.next_key(), x.shape, jnp.float32, self.lower,  # type: ignore[arg-type]
+                                   self.upper)
         return _rrelu(x, slope)

@@ -58,7 +58,7 @@ class Dense(Cell):
         check_float(self, x)
         y = ops.dense(x, self.weight, self.bias)
         if self.activation_flag:
-            y = self.activation(y)
+            y = self.activation(y)  # type: ignore[misc]  # activation_flag: it is set
         return y
 
     def extend_repr(self) -> str:

@@ -6,7 +6,7 @@ Children are named '0', '1', ... (or by the keys of an OrderedDict / CellDict), 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..cell import Cell
 
@@ -156,7 +156,7 @@ class SequentialCell(_IndexedCells):
 
     def construct(self, input_data: Any) -> Any:
         for cell in self._cells.values():
-            input_data = cell(input_data)
+            input_data = cell(input_data)  # type: ignore[misc]  # every entry is a Cell (_check_cell)
         return input_data
 
 
@@ -209,11 +209,12 @@ class CellDict(Cell):
     def keys(self) -> KeysView[str]:
         return self._cells.keys()
 
+    # Every entry is a Cell (_check_cell), never None.
     def values(self) -> ValuesView[Cell]:
-        return self._cells.values()
+        return cast("ValuesView[Cell]", self._cells.values())
 
     def items(self) -> ItemsView[str, Cell]:
-        return self._cells.items()
+        return cast("ItemsView[str, Cell]", self._cells.items())
 
     def pop(self, key: str) -> Cell:
         cell = self[key]

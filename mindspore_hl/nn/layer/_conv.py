@@ -138,13 +138,15 @@ class Conv1d(_Conv):
                  dtype: mstype.Type = mstype.float32) -> None:
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
                          weight_init, bias_init, "NCHW", dtype, nd=1)
-        self.kernel_size, self.stride, self.dilation = self.kernel_size[0], self.stride[0], self.dilation[0]
+        # MindSpore's Conv1d exposes ints
+        self.kernel_size, self.stride, self.dilation = (
+            self.kernel_size[0], self.stride[0], self.dilation[0])  # type: ignore[assignment]
 
     def construct(self, x: Tensor) -> Tensor:
         check_input(self, x, ("N", self.in_channels, "L"), note=f"in_channels={self.in_channels}")
         check_float(self, x)
-        check_kernel_fits(self, x.shape, x.shape[2:], (self.kernel_size,), (self.dilation,), self.pad_mode,
-                          self.padding)
+        check_kernel_fits(self, x.shape, x.shape[2:], (self.kernel_size,), (self.dilation,),  # type: ignore[arg-type]
+                          self.pad_mode, self.padding)
         return ops.conv1d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
                           self.dilation, self.group)
 

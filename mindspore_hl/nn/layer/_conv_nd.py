@@ -138,7 +138,8 @@ class Conv1dTranspose(_Conv):
         super().__init__(in_channels, out_channels, (1, kernel_size), (1, stride), pad_mode,
                          (0, 0) + ((padding,) * 2 if isinstance(padding, int) else tuple(padding)), (1, dilation),
                          group, has_bias, weight_init, bias_init, "NCHW", dtype, transposed=True, nd=2)
-        self.kernel_size, self.stride, self.dilation = kernel_size, stride, dilation
+        # MindSpore's Conv1dTranspose exposes the ints it was given
+        self.kernel_size, self.stride, self.dilation = kernel_size, stride, dilation  # type: ignore[assignment]
         self.padding = padding
 
     def construct(self, x: Tensor) -> Tensor:

@@ -69,7 +69,7 @@ class BatchNorm2d(_BatchNorm):
     """Batch normalisation of (N, C, H, W) inputs; see ``_BatchNorm`` for momentum and use_batch_statistics."""
 
     @property
-    def _specs(self):
+    def _specs(self):  # type: ignore[override]  # a class attribute in the base
         return (("N", self.num_features, "H", "W"),)
 
 
@@ -86,7 +86,7 @@ class BatchNorm1d(_BatchNorm):
                          moving_var_init, use_batch_statistics, "NCHW", dtype)
 
     @property
-    def _specs(self):
+    def _specs(self):  # type: ignore[override]  # a class attribute in the base
         return (("N", self.num_features), ("N", self.num_features, "L"))
 
 

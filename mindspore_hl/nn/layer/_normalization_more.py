@@ -127,7 +127,7 @@ class SyncBatchNorm(_BatchNorm):
         self.process_groups = process_groups
 
     @property
-    def _specs(self):
+    def _specs(self):  # type: ignore[override]  # a class attribute in the base
         return (("N", self.num_features), ("N", self.num_features, "H", "W"))
 
 

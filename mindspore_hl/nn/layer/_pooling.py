@@ -1,7 +1,7 @@
 """Pooling layers: ``MaxPool2d`` (stride defaults to 1, as in MindSpore), ``AvgPool2d``, ``AdaptiveAvgPool2d``."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ... import ops
 from ..cell import Cell
@@ -124,7 +124,7 @@ class AdaptiveAvgPool2d(Cell):
         else:
             ok = isinstance(output_size, (tuple, list)) and len(output_size) == 2 and all(
                 s is None or (isinstance(s, int) and s > 0) for s in output_size)
-            output_size = tuple(output_size) if ok else output_size
+            output_size = tuple(cast("tuple[int, ...]", output_size)) if ok else output_size  # ok: a tuple/list
         if not ok:
             raise ValueError(f"AdaptiveAvgPool2d: 'output_size' must be a positive int or 2 positive ints/None, but "
                              f"got {output_size!r}.")

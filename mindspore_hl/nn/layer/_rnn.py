@@ -95,7 +95,7 @@ class _RNNBase(Cell):
         self.num_directions = 2 if bidirectional else 1
         gate = _GATES[mode] * hidden_size
         init = Uniform(1 / math.sqrt(hidden_size))
-        lists = {"w_ih": [], "w_hh": [], "b_ih": [], "b_hh": []}
+        lists: dict[str, list[tuple[str, tuple[int, ...]]]] = {"w_ih": [], "w_hh": [], "b_ih": [], "b_hh": []}
         for layer in range(num_layers):
             for d in range(self.num_directions):
                 sfx = f"l{layer}{'_reverse' if d else ''}"
@@ -165,7 +165,7 @@ class _RNNBase(Cell):
                 finals.append(final)
             layer_in = outs[0] if len(outs) == 1 else jnp.concatenate(outs, axis=-1)
             if self.training and self.dropout > 0 and layer < self.num_layers - 1:
-                layer_in = ops.dropout(layer_in, p=self.dropout)._value
+                layer_in = ops.dropout(layer_in, p=self.dropout)._value  # type: ignore[arg-type]  # takes arrays
         out = jnp.swapaxes(layer_in, 0, 1) if self.batch_first else layer_in
         if self.mode == "LSTM":
             return wrap(out), (wrap(jnp.stack([f[0] for f in finals])), wrap(jnp.stack([f[1] for f in finals])))
@@ -266,8 +266,8 @@ class _CellBase(Cell):
             carry = self._state(hx, batch, "hx").astype(dt)
         xp = x._value @ self.weight_ih._value.astype(dt).T
         if self.has_bias:
-            xp = xp + self.bias_ih._value.astype(dt)
-        b_hh = self.bias_hh._value.astype(dt) if self.has_bias else None
+            xp = xp + self.bias_ih._value.astype(dt)  # type: ignore[union-attr]  # set with has_bias
+        b_hh = self.bias_hh._value.astype(dt) if self.has_bias else None  # type: ignore[union-attr]
         new = _cell_step(self.mode, self.weight_hh._value.astype(dt), b_hh)(carry, xp)
         return (wrap(new[0]), wrap(new[1])) if self.mode == "LSTM" else wrap(new)
 

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import jax.numpy as jnp
 
@@ -73,7 +73,7 @@ def _pad_class(name, nd, mode, doc):
         def __init__(self, padding, value):
             _PadNd.__init__(self, padding, value)
     else:
-        def __init__(self, padding):
+        def __init__(self, padding):  # type: ignore[misc]  # the generated classes differ in their parameters
             _PadNd.__init__(self, padding)
     return type(name, (_PadNd,), {"_nd": nd, "_mode": mode, "__init__": __init__, "__doc__": doc,
                                   "__module__": __name__})
@@ -227,7 +227,8 @@ class Upsample(Cell):
             sizes = (self.size,) * nd if isinstance(self.size, int) else tuple(self.size)
             scales = tuple(i / o for i, o in zip(in_sizes, sizes))
         else:
-            sf = (self.scale_factor,) * nd if isinstance(self.scale_factor, (int, float)) else tuple(self.scale_factor)
+            factor = cast("float | tuple[float, ...]", self.scale_factor)  # set when size is None (checked in __init__)
+            sf = (factor,) * nd if isinstance(factor, (int, float)) else tuple(factor)
             sizes = tuple(int(math.floor(i * s)) for i, s in zip(in_sizes, sf))
             scales = (tuple(i / o for i, o in zip(in_sizes, sizes)) if self.recompute_scale_factor
                       else tuple(1.0 / s for s in sf))

@@ -295,7 +295,7 @@ class Dropout2dExt(Cell):
     def construct(self, input: Tensor) -> Tensor:
         if not self.training or self.p == 0:
             return input
-        return ops.dropout2d(input, self.p, True)
+        return ops.dropout2d(input, self.p, True)  # type: ignore[attr-defined]  # added to ops by the op table
 
 
 class EmbeddingExt(Cell):

@@ -140,6 +140,6 @@ def col2im(cols: Tensor, output_size: tuple[int, int], kernel_size: tuple[int, i
     """PyTorch's fold, the adjoint of im2col: overlapping patch values are summed into (N, C, H, W)."""
     n, ckk = cols.shape[:2]
     c = ckk // (kernel_size[0] * kernel_size[1])
-    zeros = jnp.zeros((n, c) + tuple(output_size), cols.dtype)
+    zeros = jnp.zeros((n, c) + tuple(output_size), cols.dtype)  # type: ignore[arg-type]  # jnp reads an mstype
     (out,) = jax.linear_transpose(lambda t: _im2col_raw(t, kernel_size, dilation, padding, stride), zeros)(cols)
     return out

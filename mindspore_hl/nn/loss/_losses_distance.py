@@ -39,7 +39,8 @@ class TripletMarginWithDistanceLoss(LossBase):
         self.distance_function = _pairwise_distance if distance_function is None else distance_function
         self.swap, self.margin = swap, margin
 
-    def construct(self, x: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+    # MindSpore's inputs, not LossBase's (logits, labels)
+    def construct(self, x: Tensor, positive: Tensor, negative: Tensor) -> Tensor:  # type: ignore[override]
         d1 = self.distance_function(x, positive)
         d2 = self.distance_function(x, negative)
         if self.swap:

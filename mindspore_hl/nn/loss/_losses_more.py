@@ -56,7 +56,8 @@ class MarginRankingLoss(LossBase):
         super().__init__(reduction)
         self.margin = float(margin)
 
-    def construct(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+    # MindSpore's inputs, not LossBase's (logits, labels)
+    def construct(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:  # type: ignore[override]
         return self.get_loss(jax.nn.relu(-_a(target) * (_a(input1) - _a(input2)) + self.margin))
 
 
@@ -92,7 +93,8 @@ class CosineEmbeddingLoss(LossBase):
             raise ValueError(f"CosineEmbeddingLoss: 'margin' must be in [-1, 1], but got {margin}.")
         self.margin = float(margin)
 
-    def construct(self, logits_x1: Tensor, logits_x2: Tensor, labels: Tensor) -> Tensor:
+    # MindSpore's inputs, not LossBase's (logits, labels)
+    def construct(self, logits_x1: Tensor, logits_x2: Tensor, labels: Tensor) -> Tensor:  # type: ignore[override]
         a, b, y = _a(logits_x1), _a(logits_x2), _a(labels)
         eps = jnp.asarray(1e-12, a.dtype)
         cos = jnp.sum(a * b, -1) / jnp.sqrt((jnp.sum(a * a, -1) + eps) * (jnp.sum(b * b, -1) + eps))
@@ -113,7 +115,9 @@ class TripletMarginLoss(LossBase):
         super().__init__(reduction)
         self.p, self.swap, self.eps, self.margin = p, bool(swap), float(eps), float(margin)
 
-    def construct(self, x: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0) -> Tensor:
+    # MindSpore's inputs, not LossBase's (logits, labels)
+    def construct(self, x: Tensor,  # type: ignore[override]
+                  positive: Tensor, negative: Tensor, margin: float = 1.0) -> Tensor:
         margin = self.margin if self.margin != 1.0 else margin
         a, pos, neg = _a(x), _a(positive), _a(negative)
         d_ap, d_an = _pairwise(a, pos, self.p, self.eps), _pairwise(a, neg, self.p, self.eps)
@@ -135,7 +139,7 @@ class MultiMarginLoss(LossBase):
         x, t = _a(x), _a(target).astype(jnp.int32)
         w = self.weight if self.weight is not None else weight
         c = x.shape[-1]
-        xy = jnp.take_along_axis(x, t[:, None], 1)
+        xy = jnp.take_along_axis(x, t[:, None], 1)  # type: ignore[arg-type]  # x: _a(x)
         m = jax.nn.relu(self.margin - xy + x)
         if self.p == 2:
             m = m * m
@@ -157,7 +161,7 @@ class MultilabelMarginLoss(LossBase):
         c = x.shape[-1]
         valid = jnp.cumprod(t >= 0, axis=-1).astype(bool)
         is_target = jnp.any(valid[..., None] & (t[..., None] == jnp.arange(c)), axis=-2)
-        xt = jnp.take_along_axis(x, jnp.clip(t, 0), -1)
+        xt = jnp.take_along_axis(x, jnp.clip(t, 0), -1)  # type: ignore[arg-type]  # x: _a(x)
         hinge = jax.nn.relu(1 - xt[..., :, None] + x[..., None, :])
         hinge = hinge * valid[..., :, None] * (~is_target)[..., None, :]
         loss = hinge.sum((-1, -2)) / c
@@ -173,7 +177,7 @@ class MultiLabelSoftMarginLoss(LossBase):
 
     def construct(self, x: Tensor, target: Tensor) -> Tensor:
         x, y = _a(x), _a(target).astype(_a(x).dtype)
-        loss = -(y * jax.nn.log_sigmoid(x) + (1 - y) * jax.nn.log_sigmoid(-x))
+        loss = -(y * jax.nn.log_sigmoid(x) + (1 - y) * jax.nn.log_sigmoid(-x))  # type: ignore[arg-type]  # x: _a(x)
         if self.weight is not None:
             loss = loss * _a(self.weight).astype(x.dtype)
         return self.get_loss(loss.mean(-1))
@@ -206,7 +210,8 @@ class GaussianNLLLoss(LossBase):
             raise ValueError(f"GaussianNLLLoss: 'eps' must be a positive float, but got {eps!r}.")
         self.full, self.eps = bool(full), eps
 
-    def construct(self, logits: Tensor, labels: Tensor, var: Tensor) -> Tensor:
+    # MindSpore's inputs, not LossBase's (logits, labels)
+    def construct(self, logits: Tensor, labels: Tensor, var: Tensor) -> Tensor:  # type: ignore[override]
         x, y, v = _a(logits), _a(labels), _a(var)
         if x.shape != v.shape and x.shape[:-1] == v.shape:
             v = v[..., None]
@@ -310,7 +315,9 @@ class CTCLoss(LossBase):
         super().__init__(reduction)
         self.blank, self.zero_infinity = int(blank), bool(zero_infinity)
 
-    def construct(self, log_probs: Tensor, targets: Tensor, input_lengths: Tensor, target_lengths: Tensor) -> Tensor:
+    # MindSpore's inputs, not LossBase's (logits, labels)
+    def construct(self, log_probs: Tensor,  # type: ignore[override]
+                  targets: Tensor, input_lengths: Tensor, target_lengths: Tensor) -> Tensor:
         lp, t = _a(log_probs), _a(targets).astype(jnp.int32)
         unbatched = lp.ndim == 2
         if unbatched:

@@ -77,7 +77,7 @@ class LARS(Optimizer):
         wds = opt.get_weight_decay()
         wds = wds if opt.is_group else (wds,) * opt.param_length
         lrs = opt.get_lr()
-        lrs = lrs if opt.is_group_lr else (lrs,) * opt.param_length
+        lrs = lrs if opt.is_group_lr else (lrs,) * opt.param_length  # type: ignore[assignment]  # one per parameter
         inv = np.float32(1.0 / self.lars_loss_scale)
         out = []
         for p, g, wd, lr, use, decay in zip(opt.parameters, gradients, wds, lrs, self.lars_flag,

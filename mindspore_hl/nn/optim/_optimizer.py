@@ -84,6 +84,8 @@ class Optimizer(Cell):
         loss_scale: float > 0; gradients are divided by it (weight decay is scaled to match).
     """
 
+    _parameters: ParameterTuple  # set through __dict__: the same tuple as ``parameters``, not registered twice
+
     def __init__(self, learning_rate: float | Tensor | Iterable[float] | LearningRateSchedule,
                  parameters: Iterable[Any], weight_decay: float = 0.0, loss_scale: float = 1.0) -> None:
         super().__init__(auto_prefix=False)
@@ -154,7 +156,7 @@ class Optimizer(Cell):
         d["_tuple_keys"][name] = keys
 
     # ---- argument parsing -----------------------------------------------------------------------------------
-    def _check_parameters(self, parameters, what="parameters"):
+    def _check_parameters(self, parameters, what="parameters") -> list[Any]:
         if parameters is None:
             raise ValueError(f"For '{self.cls_name}', the argument '{what}' can not be None.")
         if isinstance(parameters, Parameter) or not isinstance(parameters, Iterable):
@@ -172,7 +174,7 @@ class Optimizer(Cell):
         return parameters
 
     def _check_unique(self, params):
-        seen = {}
+        seen: dict[str, Any] = {}
         for p in params:
             if p.name == "Parameter" and not p._has_user_name:
                 # MindSpore renames unnamed Parameters so that their state slots get distinct names.
@@ -237,6 +239,7 @@ class Optimizer(Cell):
         return float(weight_decay) * self.loss_scale
 
     def _parse_groups(self, groups, default_lr, default_wd):
+        default: list[Any]
         params, lrs, wds, gcs, order, default = [], [], [], [], None, []
         for n, group in enumerate(groups):
             bad = [k for k in group if k not in _GROUP_KEYS]
@@ -369,7 +372,7 @@ class Optimizer(Cell):
         if len(gradients) != self.param_length:
             raise ValueError(f"For '{self.cls_name}', got {len(gradients)} gradients for {self.param_length} "
                              f"parameters.")
-        grads = []
+        grads: Any = []  # arrays, then the sequences the hooks below return
         for p, g in zip(self._parameters, gradients):
             g = to_array(g)
             if tuple(g.shape) != tuple(p.shape):

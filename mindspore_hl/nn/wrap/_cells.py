@@ -85,7 +85,7 @@ class TrainOneStepCell(Cell):
         super().__init__(auto_prefix=False)
         self.network = network
         self.optimizer = optimizer
-        self.weights = optimizer.parameters
+        self.weights = optimizer.parameters  # type: ignore[attr-defined]  # an optimizer Cell has them
         self.sens = 1.0 if sens is None else sens
         self.return_grad = return_grad
         # MindSpore installs the data-parallel reducer itself (None outside DATA/HYBRID parallel).

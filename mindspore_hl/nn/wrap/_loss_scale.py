@@ -98,7 +98,8 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
     def set_sense_scale(self, sens: float | Tensor) -> None:
         self.scale_sense.set_data(sens)
 
-    def construct(self, *inputs: Any) -> tuple[Tensor, Tensor, Tensor]:
+    # (loss, overflow, scale), as MindSpore's; the base class returns the loss (and gradients)
+    def construct(self, *inputs: Any) -> tuple[Tensor, Tensor, Tensor]:  # type: ignore[override]
         scale = self.scale_sense._value
         loss, grads = self.forward_and_grads(*inputs, sens=wrap(scale))
         grads = tuple(wrap(g._value / scale.astype(g._value.dtype)) for g in grads)

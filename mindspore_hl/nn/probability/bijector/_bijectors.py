@@ -10,7 +10,7 @@ from ....common.tensor import to_array, wrap
 from ...cell import Cell
 
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Callable
 
     from ....common import dtype as mstype
     from ....common.tensor import Tensor
@@ -25,6 +25,10 @@ def _a(x):
 class Bijector(Cell):
     """Base class: subclasses give ``_forward``, ``_inverse`` and ``_forward_log_jacobian`` over arrays (the inverse
     log-Jacobian is minus the forward one at the inverse point); ``construct(name, *args)`` calls a method."""
+
+    _forward: Callable[..., Any]
+    _inverse: Callable[..., Any]
+    _forward_log_jacobian: Callable[..., Any]
 
     def __init__(self, is_constant_jacobian: bool = False, is_injective: bool = True, name: str | None = None,
                  dtype: mstype.Type | None = None, param: dict[str, Any] | None = None) -> None:

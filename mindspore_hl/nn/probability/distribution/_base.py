@@ -14,7 +14,7 @@ from ....common.tensor import to_array, wrap
 from ...cell import Cell
 
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Callable
 
     from ....common.tensor import Tensor
 
@@ -24,8 +24,15 @@ __all__ = ["Distribution"]
 class Distribution(Cell):
     """Base class of the distributions; ``construct(name, *args)`` calls the method ``name`` (MindSpore's form)."""
 
-    _param_names = ()
+    _param_names: tuple[str, ...] = ()
     _discrete = False
+    # The maths over arrays, given by each subclass (those it has).
+    _log_prob: Callable[..., Any]
+    _cdf: Callable[..., Any]
+    _mean: Callable[..., Any]
+    _var: Callable[..., Any]
+    _entropy: Callable[..., Any]
+    _sample: Callable[..., Any]
 
     def __init__(self, seed: int | None = None, dtype: mstype.Type = mstype.float32, name: str = "Distribution",
                  param: dict[str, Any] | None = None) -> None:
@@ -34,7 +41,7 @@ class Distribution(Cell):
         self.dtype = mstype.to_ms_dtype(dtype)
         self._name = name
         self.parameters = dict(param or {})
-        self._values = {}
+        self._values: dict[str, Any] = {}
 
     def _set_params(self, **values):
         for key, v in values.items():
