@@ -40,7 +40,7 @@ from .parallel import (ParallelMode, set_auto_parallel_context, get_auto_paralle
                        reset_auto_parallel_context)
 from . import _compat  # noqa: E402,F401  (registers mindspore-style module paths)
 from ._lazy import lazy_names as _lazy_names  # noqa: E402
-from .common._tensor_api import *  # noqa: E402,F401,F403  (from_numpy, manual_seed, JitConfig, dtype aliases)
+from .common._tensor_api import *  # type: ignore[assignment]  # noqa: E402,F401,F403  (from_numpy, manual_seed, JitConfig, dtype aliases; ms.from_numpy builds a Tensor, replacing dtype's)
 from .metrics import (Accuracy, MAE, MSE, Precision, Recall, Fbeta, F1, Dice, ROC, auc,  # noqa: E402
                       TopKCategoricalAccuracy, Top1CategoricalAccuracy, Top5CategoricalAccuracy, Loss, Perplexity,
                       ConfusionMatrix, Metric, names, get_metric_fn, rearrange_inputs)

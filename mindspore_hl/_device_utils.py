@@ -36,7 +36,7 @@ _lock = threading.Lock()
 
 def _device() -> Any:
     """The device arrays are placed on by default (set by ``set_context(device_id=...)`` / ``set_device``)."""
-    dev = jax.config.jax_default_device
+    dev = jax.config.jax_default_device  # type: ignore[attr-defined]  # jax's flags are set at run time
     if dev is None or isinstance(dev, str):
         return jax.devices()[0]
     return dev

@@ -7,7 +7,7 @@ import enum
 import logging
 import os
 import sys
-from typing import Any
+from typing import Any, cast
 
 import jax
 import jax.numpy as jnp
@@ -169,7 +169,7 @@ class Generator:
 
     def seed(self) -> int:
         """Seed with a non-deterministic value and return it."""
-        value = int(np.random.SeedSequence().entropy % 2 ** 63)
+        value = int(cast(int, np.random.SeedSequence().entropy) % 2 ** 63)  # an int when drawn from the OS
         self.manual_seed(value)
         return value
 
