@@ -91,8 +91,11 @@ class RandomSampler(Sampler):
 
 
 class DistributedSampler(Sampler):
-    """Shard ``shard_id`` of ``num_shards``: the shards partition the rows exactly (shard k takes every
-    ``num_shards``-th row of the epoch order starting at k, so sizes differ by at most one).
+    """Shard ``shard_id`` of ``num_shards``: shard k takes every ``num_shards``-th row of the epoch order starting
+    at k. As in MindSpore, every shard gets the same number of rows, ceil(rows / num_shards): the epoch order is
+    padded by wrapping around to its start, so the processes of a data-parallel job run the same number of steps.
+    With an ``offset`` (which shard the first row goes to, used when concatenating) the shards partition the rows
+    exactly instead, and their sizes may differ by one.
 
     With ``shuffle`` every shard shuffles with the same seed (``ds.config.get_seed()`` and the epoch), which is
     what keeps them disjoint across processes.
@@ -114,14 +117,19 @@ class DistributedSampler(Sampler):
         self.offset = int(offset)
 
     def _start(self):
-        return self.shard_id if self.offset < 0 else (self.shard_id + self.offset) % self.num_shards
+        # With an offset, row 0 goes to shard ``offset``: shard k starts at row (k - offset) mod num_shards.
+        return self.shard_id if self.offset < 0 else (self.shard_id - self.offset) % self.num_shards
 
     def count(self, n: int) -> int:
+        if self.offset < 0:
+            return self._cap(-(-n // self.num_shards))
         start = self._start()
         return self._cap(max(0, (n - start + self.num_shards - 1) // self.num_shards))
 
     def indices(self, n: int, ctx: Any, node: Any, epoch: tuple[int, ...]) -> np.ndarray:
         order = ctx.shared_rng(*epoch).permutation(n) if self.shuffle else np.arange(n)
+        if self.offset < 0 and n % self.num_shards:
+            order = np.resize(order, -(-n // self.num_shards) * self.num_shards)  # wraps around to the start
         return order[self._start()::self.num_shards].astype(np.int64)[:self.count(n)]
 
 
