@@ -356,8 +356,7 @@ class TensorExtMethods(TensorMixin):
     def multinomial(self, num_samples: builtins.int, replacement: builtins.bool = True,
                     seed: builtins.int | None = None) -> Tensor:
         """Int32 category indices drawn from the rows of this Tensor (unnormalised probabilities)."""
-        # MindSpore's multinomial returns Int32.
-        return lookup("multinomial")(self, num_samples, replacement, seed).astype(mstype.int32)
+        return lookup("multinomial")(self, num_samples, replacement, seed)
 
     def random_categorical(self, num_sample: builtins.int, seed: builtins.int = 0,
                            dtype: mstype.Type = mstype.int64) -> Tensor:

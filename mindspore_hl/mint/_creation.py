@@ -144,7 +144,9 @@ def bernoulli(input: Tensor, *, generator: Generator | None = None) -> Tensor:
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
                 generator: Generator | None = None) -> Tensor:
     """Indices sampled from the rows of ``input`` (unnormalised probabilities)."""
-    return _op("multinomial")(input, num_samples, replacement, seed_from_generator(generator, "mint.multinomial"))
+    # Int64 indices, as PyTorch's (ops.multinomial gives MindSpore's Int32)
+    return _op("multinomial")(input, num_samples, replacement,
+                              seed_from_generator(generator, "mint.multinomial")).astype(_mstype.int64)
 
 
 @_uses("normal")

@@ -172,15 +172,16 @@ def bernoulli(input: Tensor, p: float = 0.5, seed: int | None = None) -> Tensor:
 
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = True, seed: int | None = None) -> Tensor:
-    """Int64 category indices sampled from the (unnormalised) probabilities in the rows of ``input``."""
+    """Int32 category indices (as MindSpore's) sampled from the (unnormalised) probabilities in the rows of
+    ``input``."""
     probs = unwrap(input)
     logits = jnp.log(probs)
     key = _key(seed)
     if replacement:
         out = jax.random.categorical(key, logits, axis=-1, shape=(num_samples,) + probs.shape[:-1])
-        return wrap(jnp.moveaxis(out, 0, -1).astype(jnp.int64))
+        return wrap(jnp.moveaxis(out, 0, -1).astype(jnp.int32))
     gumbel = -jnp.log(-jnp.log(jax.random.uniform(key, probs.shape, minval=1e-20, maxval=1.0)))
-    return wrap(jax.lax.top_k(logits + gumbel, num_samples)[1].astype(jnp.int64))
+    return wrap(jax.lax.top_k(logits + gumbel, num_samples)[1].astype(jnp.int32))
 
 
 def randperm(n: int, seed: int = 0, offset: int = 0, dtype: mstype.Type = mstype.int64) -> Tensor:

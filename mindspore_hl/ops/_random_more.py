@@ -109,7 +109,7 @@ def multinomial_with_replacement(x: Tensor, seed: int, offset: int, numsamples: 
                                  replacement: bool = False) -> Tensor:
     """``numsamples`` Int64 category indices per row of the probabilities ``x`` (with or without replacement)."""
     s, o = int(np.asarray(unwrap(seed))), int(np.asarray(unwrap(offset)))
-    return lookup("multinomial")(x, numsamples, replacement, seed=s + o if s or o else None)
+    return lookup("multinomial")(x, numsamples, replacement, seed=s + o if s or o else None).astype(mstype.int64)
 
 
 def standard_laplace(shape: tuple[int, ...], seed: int | None = None) -> Tensor:

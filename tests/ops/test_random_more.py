@@ -185,3 +185,14 @@ def test_bad_input_names_the_op():
         ops.choice_with_mask(T(np.zeros(3, F32)))
     with pytest.raises(ValueError, match="uniform_candidate_sampler.*num_true"):
         ops.uniform_candidate_sampler(T(_TC), 3, 2, True, 6)
+
+
+def test_multinomial_index_dtypes_follow_each_api():
+    # Real MindSpore 2.10: ops.multinomial and P.Multinomial give Int32, P.MultinomialWithReplacement Int64;
+    # mint.multinomial gives Int64, as PyTorch's.
+    p = ms.Tensor(np.array([[0.2, 0.3, 0.5]], np.float32))
+    assert ms.ops.multinomial(p, 4, True).dtype == ms.int32
+    assert ms.ops.multinomial(p, 2, False).dtype == ms.int32
+    assert ms.mint.multinomial(p, 4, True).dtype == ms.int64
+    replacement = ms.ops.MultinomialWithReplacement(3, True)
+    assert replacement(p, ms.Tensor(1, ms.int64), ms.Tensor(0, ms.int64)).dtype == ms.int64
