@@ -54,7 +54,7 @@ def hl_ips(folder, epochs):
     import mindspore_hl.dataset as ds
     from mindspore_hl.dataset import vision
     ds.config.set_seed(0)
-    d = ds.Cifar10Dataset(folder, usage="train", shuffle=True)
+    d: ds.Dataset = ds.Cifar10Dataset(folder, usage="train", shuffle=True)
     d = d.map([vision.RandomCrop(32, padding=4), vision.RandomHorizontalFlip(), vision.Normalize(MEAN, STD),
                vision.HWC2CHW()], "image")
     d = d.batch(BATCH, drop_remainder=True)

@@ -92,7 +92,8 @@ def _resolve(obj: Any, dotted: str) -> Any:
 
 
 def _subclasses(cls: type) -> list[type]:
-    out = []
+    out: list[type] = []
+    sub: type
     for sub in cls.__subclasses__():
         out += [sub] + _subclasses(sub)
     return out
@@ -113,7 +114,9 @@ def present(namespace: str, name: str) -> bool:
             obj = getattr(obj, attr)
     except (ImportError, AttributeError):
         return False
-    owners = [obj] + (_subclasses(obj) if namespace in CLASS_FAMILIES else [])
+    owners: list[Any] = [obj]
+    if namespace in CLASS_FAMILIES and isinstance(obj, type):
+        owners += _subclasses(obj)
     for owner in owners:
         try:
             value = _resolve(owner, name)

@@ -67,7 +67,7 @@ def pipeline(mnist_dir, shuffle=None):
     import mindspore_hl.dataset as ds
     from mindspore_hl.common import dtype as mstype
     from mindspore_hl.dataset import transforms, vision
-    d = ds.MnistDataset(mnist_dir, usage="train", shuffle=shuffle)
+    d: ds.Dataset = ds.MnistDataset(mnist_dir, usage="train", shuffle=shuffle)
     d = d.map([vision.Resize((32, 32), vision.Inter.LINEAR), vision.Rescale(1 / STD / 255, -MEAN / STD),
                vision.HWC2CHW()], "image")
     d = d.map(transforms.TypeCast(mstype.int32), "label")

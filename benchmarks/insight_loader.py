@@ -194,7 +194,7 @@ def time_tensorboard_rust(logdir: str, n: int, samples: str = "1000", timeout_s:
                     return time.perf_counter() - t0, len(pts)
             except (urllib.error.URLError, OSError, ValueError):
                 if proc.poll() is not None:
-                    err = proc.stderr.read()[-2000:].decode(errors="replace")
+                    err = proc.stderr.read()[-2000:].decode(errors="replace") if proc.stderr else ""
                     raise RuntimeError(f"tensorboard exited: {err}") from None
             time.sleep(0.25)  # polled four times a second: the figures are good to about 0.25 s
         raise RuntimeError(f"TensorBoard's data server did not serve step {n - 1} within {timeout_s} s")
