@@ -32,6 +32,18 @@ def flatten(out) -> list:
     return [out]
 
 
+def call_recorded(case: Case, module):
+    """Call what ``case`` recorded on mindspore_hl's ``module``: ``ops.<name>(*args, **kwargs)``, or for a Primitive
+    case (``P.<Name>``) ``<Name>(**init)(*args, **kwargs)``."""
+    args = [decode(a, case.inputs) for a in case.meta["args"]]
+    kwargs = {k: decode(v, case.inputs) for k, v in case.meta.get("kwargs", {}).items()}
+    kind, _, attr = case.name.partition(".")
+    fn = getattr(module, attr)
+    if kind != "ops":
+        fn = fn(**{k: decode(v, case.inputs) for k, v in case.meta.get("init", {}).items()})
+    return fn(*args, **kwargs)
+
+
 def replay(case: Case, module, rtol=None, atol=None) -> None:
     """Call ``module.<name>`` as recorded and compare outputs (values, dtypes, shapes), or expect the error."""
     fn = getattr(module, case.name)

@@ -12,7 +12,7 @@ import pytest
 import mindspore_hl as ms
 from mindspore_hl import ops
 from tests.oracle import assert_close, case_params
-from tests.sweep import decode, flatten, split_params
+from tests.sweep import call_recorded, flatten, split_params
 
 FIXTURE = "nn_ops2.npz"
 
@@ -20,16 +20,6 @@ FIXTURE = "nn_ops2.npz"
 _CPU_INDEX = ("MindSpore 2.10's CPU NMSWithMask returns 0..N-1 as 'selected_idx'; mindspore_hl returns each sorted "
               "box's original index, as MindSpore documents")
 SKIP_OUTPUTS = {"P.NMSWithMask/1": ((1,), _CPU_INDEX), "P.NMSWithMask/2": ((1,), _CPU_INDEX)}
-
-
-def call(case):
-    args = [decode(a, case.inputs) for a in case.meta["args"]]
-    kwargs = {k: decode(v, case.inputs) for k, v in case.meta["kwargs"].items()}
-    kind, _, attr = case.name.partition(".")
-    if kind == "ops":
-        return getattr(ops, attr)(*args, **kwargs)
-    init = {k: decode(v, case.inputs) for k, v in case.meta["init"].items()}
-    return getattr(ops, attr)(**init)(*args, **kwargs)
 
 
 def _params():
@@ -47,9 +37,9 @@ def _params():
 def test_oracle_case(case):
     if case.error:
         with pytest.raises((TypeError, ValueError, IndexError)):
-            flatten(call(case))
+            flatten(call_recorded(case, ops))
         return
-    outs = flatten(call(case))
+    outs = flatten(call_recorded(case, ops))
     skip = SKIP_OUTPUTS.get(case.id, ((), ""))[0]
     assert len(outs) == len(case.outputs), f"{case.id}: {len(outs)} outputs, recorded {len(case.outputs)}"
     for i, (got, want) in enumerate(zip(outs, case.outputs)):

@@ -11,15 +11,9 @@ import pytest
 import mindspore_hl as ms
 from mindspore_hl import ops
 from tests.oracle import assert_close, case_params
-from tests.sweep import decode, flatten, split_params
+from tests.sweep import call_recorded, flatten, split_params
 
 FIXTURE = "primitives_ext.npz"
-
-
-def call(case):
-    init = {k: decode(v, case.inputs) for k, v in case.meta["init"].items()}
-    args = [decode(a, case.inputs) for a in case.meta["args"]]
-    return getattr(ops, case.name.partition(".")[2])(**init)(*args)
 
 
 def _params():
@@ -36,9 +30,9 @@ def _params():
 def test_oracle_case(case):
     if case.error:
         with pytest.raises((TypeError, ValueError, IndexError)):
-            flatten(call(case))
+            flatten(call_recorded(case, ops))
         return
-    outs = flatten(call(case))
+    outs = flatten(call_recorded(case, ops))
     if case.name == "P.TensorToTuple":  # Python ints, as MindSpore returns
         assert all(isinstance(v, int) for v in outs)
         outs = [np.asarray(v, np.int64) for v in outs]
