@@ -9,10 +9,10 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-import jax.numpy as jnp
 import numpy as np
 
 from . import dtype as mstype
+from ._device_arrays import copy_array
 from ._tensor_mixin import TensorMixin
 from ._tensor_registry import lookup
 
@@ -109,7 +109,7 @@ class TensorMethods(TensorMixin):
         return self  # type: ignore[return-value]  # self is a Tensor (this class is its mixin)
 
     def copy(self) -> Tensor:
-        return _w(jnp.array(self._value, copy=True))
+        return _w(copy_array(self._value))
 
     clone = copy
 

@@ -11,6 +11,7 @@ import numpy as np
 from .._engine._state import trace as _TRACE
 from . import _tensor_methods
 from . import dtype as mstype
+from ._device_arrays import copy_array, to_device
 from ._format import describe, guard_f64, is_f64, tensor_repr  # noqa: F401  (re-exported)
 from ._tensor_math import TensorMathMethods
 from ._tensor_methods import TensorMethods
@@ -63,26 +64,6 @@ def to_array(data: Any, dtype: Any = None) -> Any:
         if arr.dtype != np_dt:
             arr = arr.astype(np_dt)
     return to_device(arr) if isinstance(arr, np.ndarray) else arr
-
-
-def to_device(arr: np.ndarray) -> jax.Array:
-    """A JAX array holding its own copy of the NumPy array ``arr``, placed without compiling anything.
-
-    ``jnp.asarray`` copies through an XLA computation compiled once per shape and dtype, tens of milliseconds
-    each: ResNet50's parameter shapes alone cost most of a second at start-up. ``device_put`` compiles
-    nothing, but on CPU it shares the NumPy buffer, which the caller may still change; hence the host copy.
-    """
-    if not arr.dtype.isnative:
-        arr = arr.astype(arr.dtype.newbyteorder("="))
-    return jax.device_put(np.array(arr, copy=True, order="C"))
-
-
-def copy_array(x: Any) -> Any:
-    """A copy of array ``x`` in a buffer of its own (compiled steps donate Parameter buffers, which must not
-    be shared); a concrete array is copied without compiling anything (see :func:`to_device`)."""
-    if isinstance(x, jax.Array) and not isinstance(x, jax.core.Tracer):
-        return jax.device_put(x, may_alias=False)
-    return jnp.array(x, copy=True)
 
 
 def wrap(x: Any) -> Any:

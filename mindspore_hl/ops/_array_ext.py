@@ -10,6 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..common import dtype as mstype
+from ..common._device_arrays import copy_array
 from ..common.tensor import Tensor
 from ._core import check, op, unwrap
 from ._registry import register
@@ -357,7 +358,7 @@ def fills(x: Tensor, value: Tensor | float) -> Tensor:
 
 @op("deepcopy")
 def deepcopy(input_x: Tensor) -> Tensor:
-    return jnp.array(input_x, copy=True)
+    return copy_array(input_x)
 
 
 def is_tensor(obj: Any) -> bool:

@@ -28,6 +28,8 @@ def test_tensors_parameters_and_the_seed_compile_nothing(caplog):
         p.value()
         p.set_data(Tensor(np.zeros((17, 19, 23), np.float32)))
         Tensor(np.arange(29 * 31, dtype=np.int32).reshape(29, 31))
+        t.copy()
+        ms.ops.deepcopy(t)
         ms.set_seed(12345)
     assert _compiles(caplog, build) == []
 
