@@ -133,10 +133,12 @@ class JaxFloor:
             return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean(), new_stats
 
         def step(state: Any, x: jax.Array, y: jax.Array) -> tuple[Any, jax.Array]:
-            p, s, o = state
-            (loss, s), grads = jax.value_and_grad(loss_fn, has_aux=True)(p, s, x, y)
-            updates, o = opt.update(grads, o, p)
-            return (optax.apply_updates(p, updates), s, o), loss
+            # JAX's own default precision (TF32 products on GPUs), whatever mindspore_hl set for its ops
+            with jax.default_matmul_precision("default"):
+                p, s, o = state
+                (loss, s), grads = jax.value_and_grad(loss_fn, has_aux=True)(p, s, x, y)
+                updates, o = opt.update(grads, o, p)
+                return (optax.apply_updates(p, updates), s, o), loss
 
         self.state = (params, stats, opt.init(params))
         self.jitted: Any = jax.jit(step, donate_argnums=0)  # (callers may swap in the AOT-compiled step)
@@ -164,6 +166,14 @@ def torch_available() -> bool:
     except ImportError:
         return False
     return True
+
+
+def torch_cuda_available() -> bool:
+    """Whether PyTorch is installed with CUDA and sees a GPU."""
+    if not torch_available():
+        return False
+    import torch
+    return bool(torch.cuda.is_available())
 
 
 def _torch_lenet(nn: Any) -> Any:
@@ -212,37 +222,49 @@ class TorchFloor:
 
     Args:
         name: 'lenet5', 'resnet50' or 'mlp' (with depth/width).
-        autocast_bf16: run the forward and the loss under ``torch.autocast("cpu", dtype=torch.bfloat16)``, PyTorch's
-            CPU mixed precision (weights and the optimizer stay float32).
+        autocast_bf16: run the forward and the loss under ``torch.autocast(device, dtype=torch.bfloat16)``,
+            PyTorch's mixed precision (weights and the optimizer stay float32).
+        device: 'cpu', or 'cuda' to train on the GPU as users do: batches stay in pinned host memory and each
+            step copies its batch to the GPU (``non_blocking``), as a DataLoader with ``pin_memory=True`` feeds it.
+        channels_last: weights and inputs in ``torch.channels_last`` memory format (NHWC), PyTorch's advice for
+            convolutions under mixed precision on GPUs.
     """
 
-    def __init__(self, name: str, depth: int = 100, width: int = 128, autocast_bf16: bool = False) -> None:
+    def __init__(self, name: str, depth: int = 100, width: int = 128, autocast_bf16: bool = False,
+                 device: str = "cpu", channels_last: bool = False) -> None:
         import torch
         from torch import nn
         self.torch = torch
         self.autocast_bf16 = autocast_bf16
+        self.device = device
+        self.memory_format = torch.channels_last if channels_last else torch.contiguous_format
         torch.manual_seed(0)
         self.net = {"lenet5": lambda: _torch_lenet(nn), "resnet50": lambda: _torch_resnet50(nn),
-                    "mlp": lambda: _torch_mlp(nn, depth, width)}[name]()
+                    "mlp": lambda: _torch_mlp(nn, depth, width)}[name]().to(device, memory_format=self.memory_format)
         self.net.train()
         self.opt = torch.optim.SGD(self.net.parameters(), lr=LR, momentum=MOMENTUM)
         self.loss_fn = nn.CrossEntropyLoss()
         self.loss: Any = None
 
     def convert(self, x: np.ndarray, y: np.ndarray) -> tuple[Any, Any]:
-        """NumPy batch -> torch tensors (labels as int64)."""
-        return self.torch.from_numpy(np.ascontiguousarray(x)), self.torch.from_numpy(y.astype(np.int64))
+        """NumPy batch -> torch tensors (labels as int64), pinned when training on the GPU."""
+        xt, yt = self.torch.from_numpy(np.ascontiguousarray(x)), self.torch.from_numpy(y.astype(np.int64))
+        return (xt.pin_memory(), yt.pin_memory()) if self.device != "cpu" else (xt, yt)
 
     def step(self, x: Any, y: Any) -> None:
-        """One eager train step."""
+        """One eager train step (asynchronous on the GPU: see :meth:`sync`)."""
+        if self.device != "cpu":
+            x, y = x.to(self.device, non_blocking=True), y.to(self.device, non_blocking=True)
+        x = x.contiguous(memory_format=self.memory_format) if x.dim() == 4 else x
         self.opt.zero_grad(set_to_none=True)
-        with self.torch.autocast("cpu", dtype=self.torch.bfloat16, enabled=self.autocast_bf16):
+        with self.torch.autocast(self.device, dtype=self.torch.bfloat16, enabled=self.autocast_bf16):
             loss = self.loss_fn(self.net(x), y)
         loss.backward()
         self.opt.step()
         self.loss = loss
 
     def sync(self) -> None:
-        """Nothing to wait for."""
-        pass  # eager CPU: every op has finished when it returns
+        """Wait until the device has finished the steps issued so far (eager CPU ops finish as they return)."""
+        if self.device != "cpu":
+            self.torch.cuda.synchronize()
 

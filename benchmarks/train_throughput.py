@@ -3,7 +3,9 @@
     python -m benchmarks.train_throughput [--cases lenet5-32 lenet5-256 resnet50-32 resnet50-224] [--rounds 5]
 
 Cases: LeNet5 (1x32x32) at batch 32 and 256; ModelZoo ResNet50 (10 classes) on CIFAR-sized 3x32x32 at batch 32
-and ImageNet-sized 3x224x224 at batch 8. Every case trains with SoftmaxCrossEntropyWithLogits(sparse, mean) and
+and ImageNet-sized 3x224x224 at batch 8; on a GPU (JAX's default device), ResNet50 224x224 at batch 256, against
+PyTorch on the same GPU (batches copied from pinned host memory each step, as a DataLoader feeds them; no
+one-thread or own-process PyTorch there; ``torch_cl``/``torch_bf16_cl`` in channels_last format). Every case trains with SoftmaxCrossEntropyWithLogits(sparse, mean) and
 Momentum(0.01, 0.9) on in-memory random batches (the data pipeline is ``benchmarks.dataset_pipeline``'s job):
 
 * ``model``: ``Model.train(1, batches)`` in GRAPH_MODE (one epoch = one timed round; NumPy batches, as a dataset
@@ -46,6 +48,9 @@ CASES = {  # name: (network, batch, input shape, steps per round)
     "lenet5-256": ("lenet5", 256, (1, 32, 32), 20),
     "resnet50-32": ("resnet50", 32, (3, 32, 32), 4),
     "resnet50-224": ("resnet50", 8, (3, 224, 224), 2),
+}
+GPU_CASES = {  # run when JAX's default device is a GPU (the default there)
+    "resnet50-224-b256": ("resnet50", 256, (3, 224, 224), 8),
 }
 MS210_GRAPH = {"lenet5-32": 188.0, "lenet5-256": 284.0}  # real MindSpore 2.10 GRAPH_MODE samples/s (issue 9)
 
@@ -174,13 +179,15 @@ class JaxFloorConfig:
 class TorchConfig:
     """PyTorch eager on NCHW tensors (converted once, outside the timing), with ``threads`` intra-op threads."""
 
-    def __init__(self, name: str, batches: _Batches, threads: int, autocast_bf16: bool = False) -> None:
-        self.floor = _floors.TorchFloor(name, autocast_bf16=autocast_bf16)
+    def __init__(self, name: str, batches: _Batches, threads: int, autocast_bf16: bool = False,
+                 device: str = "cpu", channels_last: bool = False) -> None:
+        self.floor = _floors.TorchFloor(name, autocast_bf16=autocast_bf16, device=device, channels_last=channels_last)
         self.threads = threads
         self.floor.torch.set_num_threads(threads)
         self.batches = [self.floor.convert(x, y) for x, y in batches]
         start = time.perf_counter()
         self.floor.step(*self.batches[0])
+        self.floor.sync()
         self.compile_s = time.perf_counter() - start
         self.xla_mb: float | None = None
 
@@ -190,6 +197,7 @@ class TorchConfig:
         start = time.perf_counter()
         for x, y in self.batches:
             self.floor.step(x, y)
+        self.floor.sync()
         return time.perf_counter() - start
 
 
@@ -222,11 +230,14 @@ class TorchProcessConfig:
         os.unlink(self._path)
 
 
-def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str] | None = None) -> dict[str, Any]:
-    """Median seconds per step of each configuration and the per-round ratios, for one case."""
+def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str] | None = None,
+             progress: bool = False) -> dict[str, Any]:
+    """Median seconds per step of each configuration and the per-round ratios, for one case (``progress``:
+    print each configuration's build time and one round as soon as it is built)."""
     import mindspore_hl as ms
     ms.set_context(mode=ms.GRAPH_MODE)
-    net_name, batch, shape, default_steps = CASES[case]
+    net_name, batch, shape, default_steps = {**CASES, **GPU_CASES}[case]
+    on_gpu = jax.default_backend() == "gpu"
     steps = steps or default_steps
     rng = np.random.default_rng(0)
     batches = [(rng.normal(size=(batch,) + shape).astype(np.float32), rng.integers(0, 10, batch).astype(np.int32))
@@ -235,6 +246,7 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
     if "torch" in wanted and not _floors.torch_available():
         wanted = [c for c in wanted if c != "torch"]
     built: dict[str, _Config] = {}
+    shown: set[str] = set()
     make = lambda: ms_network(net_name)  # noqa: E731
     for name in wanted:
         if name == "model":
@@ -245,6 +257,10 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
             built[name] = ModelConfig(make, batches, sink=True, model=shared)
         elif name == "model_bf16":
             built[name] = ModelConfig(lambda: ms_network(net_name, ms.bfloat16), batches)
+        elif name.startswith("torch") and on_gpu:  # PyTorch on the same GPU as JAX, when it has CUDA
+            if _floors.torch_cuda_available():
+                built[name] = TorchConfig(net_name, batches, os.cpu_count() or 1, "bf16" in name, "cuda",
+                                          channels_last=name.endswith("_cl"))
         elif name in ("torch", "torch_bf16"):
             # all cores (torch's default) and one thread: on a busy machine one is faster
             cores = os.cpu_count() or 1  # (None when the count cannot be determined)
@@ -256,6 +272,11 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
             built[name] = TrainOneStepConfig(make, batches)
         elif name == "jax_floor":
             built[name] = JaxFloorConfig(net_name, batches)
+        if progress:
+            for key in [k for k in built if k.startswith(name) and k not in shown]:
+                shown.add(key)
+                print(f"{case} {key}: built in {built[key].compile_s:.1f} s, one round "
+                      f"{built[key].round() / steps * 1e3:.1f} ms/step", flush=True)
     times: dict[str, list[float]] = {name: [] for name in built}
     order = list(built)
     try:
@@ -267,9 +288,10 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
         for cfg in built.values():
             getattr(cfg, "close", lambda: None)()
     med = {name: float(np.median(t)) for name, t in times.items()}
-    for family in ("torch", "torch_bf16"):  # the PyTorch floor of a round is its faster thread setting
-        if f"{family}_1t" in times:
-            times[f"{family}_best"] = [float(t) for t in np.minimum(times[family], times[f"{family}_1t"])]
+    for family in ("torch", "torch_bf16"):  # the PyTorch floor of a round is its fastest thread setting or layout
+        variants = [times[v] for v in (family, f"{family}_1t", f"{family}_cl") if v in times]
+        if len(variants) > 1:
+            times[f"{family}_best"] = [float(t) for t in np.min(np.array(variants), axis=0)]
     result: dict[str, Any] = {"case": case, "batch": batch, "input": list(shape), "steps_per_round": steps,
                               "rounds": rounds, "configs": {}}
     for name, cfg in built.items():
@@ -310,14 +332,18 @@ def print_table(results: list[dict[str, Any]]) -> None:
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
+    parser.add_argument("--cases", nargs="+", default=None, choices=[*CASES, *GPU_CASES],
+                        help="default: every CPU case, or the GPU cases when JAX's default device is a GPU")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved timed rounds per configuration")
     parser.add_argument("--steps", type=int, default=None, help="steps per round (default: per case)")
+    parser.add_argument("--progress", action="store_true", help="print each configuration's first round as built")
     parser.add_argument("--configs", nargs="+", default=None,
                         choices=["model", "model_sink", "train_one_step", "jax_floor", "torch", "model_bf16",
-                                 "torch_bf16"])
+                                 "torch_bf16", "torch_cl", "torch_bf16_cl"],
+                        help="torch_cl / torch_bf16_cl: PyTorch in channels_last memory format (GPU only)")
     args = parser.parse_args(argv)
-    results = [run_case(case, args.rounds, args.steps, args.configs) for case in args.cases]
+    cases = args.cases or list(GPU_CASES if jax.default_backend() == "gpu" else CASES)
+    results = [run_case(case, args.rounds, args.steps, args.configs, args.progress) for case in cases]
     print(json.dumps({"benchmark": "train_throughput", "device": str(jax.devices()[0]), "cpu_count": os.cpu_count(),
                       "xla_flags": os.environ.get("XLA_FLAGS", ""), "torch": _floors.torch_available(),
                       "results": results}))

@@ -29,12 +29,14 @@ from . import parallel, communication  # noqa: E402
 from . import amp, callbacks, metrics, summary, train  # noqa: E402
 from . import numpy, mint  # noqa: E402  (mindspore.numpy, mindspore.mint)
 from . import experimental  # noqa: E402  (mindspore.experimental.optim)
+from . import device_context  # noqa: E402  (mindspore.device_context.gpu/cpu)
 from .model import Model  # noqa: E402
 from . import profiler  # noqa: E402
 from .profiler import Profiler  # noqa: E402
 from .callbacks import (LossMonitor, TimeMonitor, ModelCheckpoint, CheckpointConfig, SummaryCollector,  # noqa: E402
                         Callback, RunContext, History, LambdaCallback, EarlyStopping, ReduceLROnPlateau,
                         LearningRateScheduler, BackupAndRestore, OnRequestExit)
+from .callbacks import FlopsUtilizationCollector, TrainFaultTolerance  # noqa: E402
 from .amp import FixedLossScaleManager, DynamicLossScaleManager, LossScaleManager, build_train_network  # noqa: E402
 from .parallel import (ParallelMode, set_auto_parallel_context, get_auto_parallel_context,  # noqa: E402
                        reset_auto_parallel_context)
@@ -49,10 +51,15 @@ from .metrics import (BleuScore, CosineSimilarity, HausdorffDistance, MeanSurfac
 from ._device_utils import *  # noqa: E402,F401,F403  (memory, synchronize, Stream, Event)
 from ._toplevel_misc import *  # noqa: E402,F401,F403  (type objects, float8, Generator, frombuffer, run_check)
 from ._toplevel_ext import *  # noqa: E402,F401,F403  (lazy_inline, no_inline, algo parameters)
+from ._runtime_ext import *  # noqa: E402,F401,F403  (launch_blocking, set_cpu_affinity, Symbol, enable_dynamic)
 from .train import (ckpt_to_safetensors, safetensors_to_ckpt, load_checkpoint_async, async_ckpt_thread_status,  # noqa: E402
                     load_segmented_checkpoints, merge_sliced_parameter, load_mindir, save_mindir, DatasetHelper,
                     connect_network_with_dataset, data_sink, recompute)
-from .parallel import shard  # noqa: E402
+from .parallel import shard, Layout  # noqa: E402
+from .parallel import (build_searched_strategy, merge_pipeline_strategys, restore_group_info_list,  # noqa: E402
+                       rank_list_for_transform, transform_checkpoint_by_rank, transform_checkpoints,
+                       load_distributed_checkpoint)
+from .parallel._redundancy import get_ckpt_path_with_strategy  # noqa: E402
 
 __version__ = "0.1.0"
 

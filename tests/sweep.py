@@ -10,17 +10,24 @@ import mindspore_hl as ms
 from tests.oracle import Case, assert_close
 
 
-def decode(value, arrays):
-    """The mindspore_hl argument for an encoded one (see ``tools/oracle/_sweep.py``)."""
+def decode(value, arrays, made: list | None = None):
+    """The mindspore_hl argument for an encoded one (see ``tools/oracle/_sweep.py``); Parameters and in-place
+    Tensors are appended to ``made``, so a test can compare their values after the call."""
     if isinstance(value, dict):
         if "t" in value:
             return ms.Tensor(arrays[value["t"]])
+        if "p" in value or "m" in value:
+            key = value.get("p", value.get("m"))
+            res = ms.Parameter(ms.Tensor(arrays[key]), name=key) if "p" in value else ms.Tensor(arrays[key])
+            if made is not None:
+                made.append(res)
+            return res
         if "d" in value:
             return getattr(ms, value["d"])
         if "l" in value:
-            return [decode(v, arrays) for v in value["l"]]
+            return [decode(v, arrays, made) for v in value["l"]]
         if "u" in value:
-            return tuple(decode(v, arrays) for v in value["u"])
+            return tuple(decode(v, arrays, made) for v in value["u"])
         if "f" in value:
             return float(value["f"])
     return value
@@ -32,12 +39,15 @@ def flatten(out) -> list:
     return [out]
 
 
-def call_recorded(case: Case, module):
-    """Call what ``case`` recorded on mindspore_hl's ``module``: ``ops.<name>(*args, **kwargs)``, or for a Primitive
-    case (``P.<Name>``) ``<Name>(**init)(*args, **kwargs)``."""
-    args = [decode(a, case.inputs) for a in case.meta["args"]]
-    kwargs = {k: decode(v, case.inputs) for k, v in case.meta.get("kwargs", {}).items()}
+def call_recorded(case: Case, module, made: list | None = None):
+    """Call what ``case`` recorded on mindspore_hl's ``module``: ``ops.<name>(*args, **kwargs)``, for a Primitive
+    case (``P.<Name>``) ``<Name>(**init)(*args, **kwargs)``, for a Tensor method case (``Tensor.<name>``)
+    ``args[0].<name>(*args[1:], **kwargs)``. Parameter / in-place Tensor arguments are appended to ``made``."""
+    args = [decode(a, case.inputs, made) for a in case.meta["args"]]
+    kwargs = {k: decode(v, case.inputs, made) for k, v in case.meta.get("kwargs", {}).items()}
     kind, _, attr = case.name.partition(".")
+    if kind == "Tensor":
+        return getattr(args[0], attr)(*args[1:], **kwargs)
     fn = getattr(module, attr)
     if kind != "ops":
         fn = fn(**{k: decode(v, case.inputs) for k, v in case.meta.get("init", {}).items()})

@@ -6,7 +6,8 @@ Modules, lowest first (each imports only the ones above it, ``common`` and JAX):
 - ``_scope``: the StatelessScope that turns Parameter reads and writes into values of a pure function.
 - ``_mode``: the one rule for whether a call compiles (:func:`_mode.should_compile`).
 - ``_parallel_context``, ``_layout``, ``_plan``, ``_auto``: the parallel context, layouts and the sharding
-  plan a compiled step gets outside STAND_ALONE mode.
+  plan a compiled step gets outside STAND_ALONE mode; ``_strategy_ckpt`` writes its layouts as MindSpore's
+  strategy file (``strategy_ckpt_save_file``).
 - ``_step``: the pure step, its cache key, compiler options, the built executable (``Entry``) and error
   explanation, shared by everything below.
 - ``_autodiff``, ``_custom``: grad / value_and_grad / vjp / jvp ... and custom bprop.

@@ -203,7 +203,7 @@ def _core(fn, positions, weights, has_aux, name, sens_last=False):
 
 
 def value_and_grad(fn: Callable[..., Any], grad_position: int | tuple[int, ...] | None = 0, weights: Any = None,
-                   has_aux: bool = False, return_ids: bool = False) -> Callable[..., Any]:
+                   has_aux: bool = False, return_ids: bool = False, sens_param: bool = False) -> Callable[..., Any]:
     """Return a function computing ``(fn(*args), grads)`` with MindSpore's return structure.
 
     Args:
@@ -212,10 +212,11 @@ def value_and_grad(fn: Callable[..., Any], grad_position: int | tuple[int, ...] 
         weights: Parameters (e.g. ``optimizer.parameters``) to differentiate with respect to.
         has_aux: if True, only the first output is differentiated; the others are returned alongside.
         return_ids: pair each gradient with its position / parameter name.
+        sens_param: the last call argument is the sensitivity (the output's cotangent) instead of ones.
     """
     if grad_position is None and weights is None:
         raise ValueError("For 'value_and_grad', 'grad_position' and 'weights' cannot both be None.")
-    core = _core(fn, _positions(grad_position, "value_and_grad"), weights, has_aux, "value_and_grad")
+    core = _core(fn, _positions(grad_position, "value_and_grad"), weights, has_aux, "value_and_grad", sens_param)
 
     def wrapper(*args):
         out, gp, gw = core(*args)
@@ -225,7 +226,7 @@ def value_and_grad(fn: Callable[..., Any], grad_position: int | tuple[int, ...] 
 
 
 def grad(fn: Callable[..., Any], grad_position: int | tuple[int, ...] | None = 0, weights: Any = None,
-         has_aux: bool = False, return_ids: bool = False) -> Callable[..., Any]:
+         has_aux: bool = False, return_ids: bool = False, sens_param: bool = False) -> Callable[..., Any]:
     """Return a function computing the gradients of ``fn`` (see :func:`value_and_grad` for the structure).
 
     With ``has_aux=True`` it returns ``(grads, aux)`` where ``aux`` is the tuple of the other outputs.
@@ -240,7 +241,7 @@ def grad(fn: Callable[..., Any], grad_position: int | tuple[int, ...] | None = 0
     """
     if grad_position is None and weights is None:
         raise ValueError("For 'grad', 'grad_position' and 'weights' cannot both be None.")
-    core = _core(fn, _positions(grad_position, "grad"), weights, has_aux, "grad")
+    core = _core(fn, _positions(grad_position, "grad"), weights, has_aux, "grad", sens_param)
 
     def wrapper(*args):
         out, gp, gw = core(*args)

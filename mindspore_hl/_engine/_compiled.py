@@ -21,6 +21,7 @@ import jax
 
 from .._syntax import convert
 from ..common import seed
+from ..common._symbol import check_enable_dynamic
 from . import _mode, _plan, _scope, _state
 from ._step import Entry, build, explain, make_pure, signature, split_args, unshare
 
@@ -208,6 +209,7 @@ def jit(function: Callable[..., Any] | None = None, *, capture_mode: str = "ast"
         def wrapper(*args):
             if not _mode.should_compile(args, explicit=True):  # inside a trace: just trace through
                 return fn(*args)
+            check_enable_dynamic(fn, args)  # the inputs enable_dynamic describes (Symbol constraints)
             if args and _is_cell(args[0]):  # @jit on a Cell method: compile per instance, kept on it
                 cell = args[0]
                 cf = cell.__dict__.get(attr)

@@ -174,6 +174,7 @@ def shard_cell(cell: Any, in_strategy: Any, out_strategy: Any = None,
         params, full = _relative_params(cell)
         for key, layout in parameter_plan.items():
             rel = key[5:] if isinstance(key, str) and key.startswith("self.") else key
+            layout = _from_layouts((layout,))[0]
             p = params.get(rel)
             p = full.get(key) if p is None else p
             if p is None:
@@ -219,11 +220,20 @@ def _check_strategies(strategies, what):
     if not isinstance(strategies, tuple):
         raise TypeError(f"{what} must be a tuple with one strategy (or None) per tensor, but got "
                         f"{type(strategies).__name__} {strategies!r}.")
+    strategies = _from_layouts(strategies)
     for s in strategies:
         if s is not None and not _is_strategy(s):
             raise TypeError(f"{what}: each entry must be a tuple of positive ints (e.g. (2, 1)) or None, "
                             f"but got {s!r}.")
     return strategies
+
+
+def _from_layouts(strategies):
+    """Strategies with each ``parallel.Layout`` (duck-typed: it is defined above the engine) as its split counts."""
+    kinds = {hasattr(s, "_as_strategy") for s in strategies if s is not None}
+    if len(kinds) > 1:
+        raise TypeError("For 'Shard', the strategy can only pass in consistent type for all dimensions.")
+    return tuple(s._as_strategy() if hasattr(s, "_as_strategy") else s for s in strategies)
 
 
 def _relative_params(cell):

@@ -41,8 +41,8 @@ _DEFAULTS = {
     "auto_parallel_search_mode": "recursive_programming",
     "parameter_broadcast": False,     # recorded: every process builds identical parameters from set_seed
     "strategy_ckpt_load_file": "",    # recorded
-    "strategy_ckpt_save_file": "",    # recorded
-    "strategy_ckpt_config": {},       # recorded
+    "strategy_ckpt_save_file": "",    # sharded steps write their parameter layouts there (_strategy_ckpt)
+    "strategy_ckpt_config": {},       # only_trainable_params; its load_file / save_file are the two keys above
     "full_batch": False,              # (semi-)auto parallel: every process feeds the whole global batch
     "dataset_strategy": "data_parallel",
     "enable_parallel_optimizer": False,
@@ -101,6 +101,15 @@ def _check(key: str, value: Any) -> None:
     if key == "dataset_strategy" and isinstance(value, str) and value not in ("data_parallel", "full_batch"):
         raise ValueError(f"set_auto_parallel_context: dataset_strategy must be 'data_parallel', 'full_batch' or a "
                          f"tuple of strategies, but got {value!r}.")
+    if key == "strategy_ckpt_config":
+        for name, item in value.items():
+            if name not in ("load_file", "save_file", "only_trainable_params"):
+                raise ValueError(f"set_auto_parallel_context: unknown strategy_ckpt_config key {name!r}; expected "
+                                 f"'load_file', 'save_file' or 'only_trainable_params'.")
+            typ = bool if name == "only_trainable_params" else str
+            if not isinstance(item, typ):
+                raise TypeError(f"set_auto_parallel_context: strategy_ckpt_config[{name!r}] must be {typ.__name__}, "
+                                f"but got {type(item).__name__} {item!r}.")
     if key == "dataset_strategy" and isinstance(value, tuple):
         raise NotImplementedError("set_auto_parallel_context: per-input dataset_strategy tuples are not supported; "
                                   "use 'data_parallel' or 'full_batch'.")
@@ -136,6 +145,7 @@ def set_auto_parallel_context(**kwargs: Any) -> None:
         if key not in _TYPES:
             raise ValueError(f"set_auto_parallel_context: unknown key {key!r}. Known keys: {sorted(_TYPES)}.")
         _check(key, value)
+    trainable_only = _trainable_only()
     for key, value in kwargs.items():
         _ctx[key] = value
         if key == "device_num":
@@ -146,6 +156,11 @@ def set_auto_parallel_context(**kwargs: Any) -> None:
             _ctx["full_batch"] = value == "full_batch"
         if key in ("search_mode", "auto_parallel_search_mode"):
             _ctx["search_mode"] = _ctx["auto_parallel_search_mode"] = value
+        if key == "strategy_ckpt_config":  # one setting with strategy_ckpt_save_file / _load_file, as in MindSpore
+            _ctx[key] = {"only_trainable_params": value.get("only_trainable_params", trainable_only)}
+            for name in ("load_file", "save_file"):
+                if name in value:
+                    _ctx[f"strategy_ckpt_{name}"] = value[name]
     _invalidate()
 
 
@@ -153,6 +168,9 @@ def get_auto_parallel_context(attr_key: str) -> Any:
     """The value of one key (``get_auto_parallel_context('parallel_mode')`` -> ``'data_parallel'``)."""
     if attr_key not in _TYPES:
         raise ValueError(f"get_auto_parallel_context: unknown key {attr_key!r}. Known keys: {sorted(_TYPES)}.")
+    if attr_key == "strategy_ckpt_config":
+        return {"load_file": _ctx["strategy_ckpt_load_file"], "save_file": _ctx["strategy_ckpt_save_file"],
+                "only_trainable_params": _trainable_only()}
     value = _ctx[attr_key]
     return list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
 
@@ -161,6 +179,10 @@ def reset_auto_parallel_context() -> None:
     """Restore every key to its default (STAND_ALONE)."""
     _reset()
     _invalidate()
+
+
+def _trainable_only() -> bool:
+    return bool(_ctx["strategy_ckpt_config"].get("only_trainable_params", True))
 
 
 def _invalidate():

@@ -24,7 +24,7 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from ..communication import _management
-from . import _auto, _layout, _options, _state
+from . import _auto, _layout, _options, _state, _strategy_ckpt
 from . import _parallel_context as _context
 from ._parallel_context import ParallelMode
 
@@ -167,6 +167,8 @@ def plan_step(name: str, params: Sequence[Any], arrays: Sequence[Any], step: Cal
     mesh = _context.mesh(model)
     data = mesh.shape["data"]
     state_specs = _layout.parameter_specs(params, data, model, chosen, hints=mode != ParallelMode.DATA_PARALLEL)
+    if mode != ParallelMode.DATA_PARALLEL:  # MindSpore writes strategy_ckpt_save_file when it shards a graph
+        _strategy_ckpt.save_plan_strategy(params, state_specs, data, model)
     input_specs = []
     for a, s in zip(arrays, one_step):
         if on_mesh(a, mesh) and not stacked:

@@ -19,7 +19,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["trace", "context", "parallel", "rng", "op_overrides", "meshes", "compiled", "on_reset", "reset"]
+__all__ = ["trace", "context", "parallel", "runtime", "rng", "op_overrides", "meshes", "compiled", "on_reset",
+           "reset"]
 
 
 class _Trace(threading.local):
@@ -48,6 +49,7 @@ class _Rng:
 trace = _Trace()
 context: dict[str, Any] = {}   # set_context / get_context values (mindspore_hl.context fills the defaults)
 parallel: dict[str, Any] = {}  # set_auto_parallel_context values (the parallel context fills the defaults)
+runtime: dict[str, Any] = {}  # runtime settings: "launch_blocking" (eager ops wait), "cpu_affinity" (set once)
 rng = _Rng()
 op_overrides: dict[str, Callable[..., Any]] = {}  # {op name: array function} of the device plug-in in use
 meshes: dict[tuple[Any, int], Any] = {}  # (device ids, model axis size) -> jax.sharding.Mesh
@@ -77,6 +79,7 @@ def reset() -> None:
     rng.seed = rng.key = rng.np_rng = None
     op_overrides.clear()
     meshes.clear()
+    runtime.clear()
     for fn in _hooks:
         fn()
     for cf in list(compiled):

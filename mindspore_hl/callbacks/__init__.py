@@ -2,6 +2,8 @@
 from ._backup import BackupAndRestore, OnRequestExit
 from ._callback import Callback, CallbackManager, CallbackParam, RunContext
 from ._checkpoint import CheckpointConfig, ModelCheckpoint
+from ._fault_tolerance import TrainFaultTolerance
+from ._flops import FlopsUtilizationCollector
 from ._lr import EarlyStopping, LearningRateScheduler, ReduceLROnPlateau
 from ._monitors import History, LambdaCallback, LossMonitor, TerminateOnNaN, TimeMonitor
 from ._progress import ProgressBar
@@ -9,7 +11,8 @@ from ._summary_collector import SummaryCollector
 
 __all__ = ["Callback", "RunContext", "CallbackParam", "LossMonitor", "TimeMonitor", "ModelCheckpoint",
            "CheckpointConfig", "SummaryCollector", "EarlyStopping", "ReduceLROnPlateau", "LearningRateScheduler",
-           "LambdaCallback", "History", "TerminateOnNaN", "BackupAndRestore", "OnRequestExit", "ProgressBar"]
+           "LambdaCallback", "History", "TerminateOnNaN", "BackupAndRestore", "OnRequestExit", "ProgressBar",
+           "FlopsUtilizationCollector", "TrainFaultTolerance"]
 
 # MindSpore's private names, used by code written against mindspore.train.callback
 _InternalCallbackParam = CallbackParam

@@ -6,7 +6,7 @@ are generated from ``_SAME``; the others are small adapters below, still calling
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import dtype as mstype
 from ._tensor_mixin import TensorMixin
@@ -30,8 +30,8 @@ masked_scatter bincount histc renorm logcumsumexp cummax cummin cumprod nanmean 
 median quantile nanquantile count_nonzero aminmax argwhere msort unique_consecutive repeat_interleave expand_as
 type_as view_as mm bmm matmul dot inner outer ger kron addmm addbmm addmv addr baddbmm
 det inverse matrix_power logdet slogdet cholesky cholesky_inverse cholesky_solve qr svd pinv lstsq cross cov
-unsorted_segment_max unsorted_segment_min unsorted_segment_prod scatter_add scatter_sub scatter_mul
-scatter_div scatter_max scatter_min top_k approximate_equal triangular_solve tensor_scatter_elements
+unsorted_segment_max unsorted_segment_min unsorted_segment_prod top_k approximate_equal triangular_solve
+tensor_scatter_elements
 matrix_determinant log_matrix_determinant eigvals adjoint geqrf orgqr ormqr lu_solve reverse reverse_sequence
 isclose logsumexp softmax t ravel fills inplace_update is_floating_point
 """.split()}
@@ -39,11 +39,11 @@ _SAME.update(multiply="mul", subtract="subtract", ger="ger", floor_divide="floor
              true_divide="true_divide", not_equal="not_equal", greater="greater", greater_equal="greater_equal",
              less="less", less_equal="less_equal", equal="equal", eq="equal", ne="not_equal", gt="greater",
              ge="greater_equal", lt="less", le="less_equal", mul="mul", clamp="clamp", clip="clamp",
-             inverse="inverse", log_softmax="log_softmax", select="select")
+             inverse="inverse", log_softmax="log_softmax")
 
 # In-place variants: ``t.name_(...)`` stores ``ops.<op>(t, ...)`` into ``t`` and returns ``t``.
 _INPLACE = {"add_": "add", "sub_": "sub", "mul_": "mul", "div_": "div", "clamp_": "clamp", "clip_": "clamp",
-            "masked_fill_": "masked_fill", "index_fill_": "index_fill", "scatter_": "scatter", "exp_": "exp",
+            "masked_fill_": "masked_fill", "index_fill_": "index_fill", "exp_": "exp",
             "floor_": "floor", "sqrt_": "sqrt", "abs_": "abs", "neg_": "neg",
             "tanh_": "tanh", "sigmoid_": "sigmoid", "relu_": "relu", "fill_diagonal_": "fill_diagonal"}
 
@@ -117,6 +117,27 @@ class TensorMathMethods(TensorMixin):
     def bitwise_not(self) -> Tensor:
         return lookup("invert")(self)
 
+    def select(self, *args: Any, **kwargs: Any) -> Tensor:
+        """MindSpore 2.10's two overloads: ``select(dim, index)``, the slice at ``index`` along ``dim`` (that axis
+        removed); ``select(condition, y)``, ``self`` where ``condition`` is True, else ``y`` (``ops.select``).
+
+        >>> Tensor([[2, 3], [4, 5]]).select(1, -1).asnumpy().tolist()
+        [3, 5]
+        """
+        by_dim = "dim" in kwargs or bool(args) and isinstance(args[0], int) and not isinstance(args[0], bool)
+        names = ("dim", "index") if by_dim else ("condition", "y")
+        bound = dict(zip(names, args), **kwargs)
+        if set(bound) != set(names) or len(args) > 2:
+            raise TypeError(f"Tensor.select takes (dim, index) or (condition, y), but got {len(args)} positional "
+                            f"and the keyword arguments {sorted(kwargs)}.")
+        if not by_dim:
+            return lookup("select")(bound["condition"], self, bound["y"])
+        dim, index = bound["dim"], bound["index"]
+        size = self.shape[dim] if -self.ndim <= dim < self.ndim else 0
+        if not -size <= index < size:
+            raise IndexError(f"Tensor.select: index {index} along dim {dim} is out of range for shape {self.shape}.")
+        return lookup("squeeze")(lookup("narrow")(self, dim, index % size, 1), dim)
+
     def new_zeros(self, size: int | tuple[int, ...], *, dtype: mstype.Type | None = None) -> Tensor:
         """Zeros of shape ``size`` with this Tensor's dtype (or ``dtype``)."""
         return lookup("zeros")(size, dtype or self.dtype)
@@ -181,7 +202,44 @@ class TensorMathMethods(TensorMixin):
         self._set_value(self.index_add(dim, index, source, alpha=alpha)._value.astype(self._value.dtype))
         return self  # type: ignore[return-value]  # self is a Tensor (this class is its mixin)
 
+    # ``t.scatter_<kind>(indices, updates)`` is ``ops.tensor_scatter_<kind>``: a new Tensor (not the in-place
+    # ``ops.scatter_<kind>`` on a Parameter).
+    def scatter_add(self, *args: object, **kwargs: object) -> Tensor:
+        """``scatter_add(dim, index, src)``: a copy with ``src`` added along ``dim`` at ``index`` (as
+        ``torch.scatter_add``); ``scatter_add(indices, updates)``: ``ops.tensor_scatter_add``."""
+        if (args and isinstance(args[0], int)) or "dim" in kwargs:
+            return _scatter_elements("scatter_add", self, args, kwargs, "add")
+        return lookup("tensor_scatter_add")(self, *args, **kwargs)
+
+    def scatter_sub(self, indices: Tensor, updates: Tensor) -> Tensor:
+        return lookup("tensor_scatter_sub")(self, indices, updates)
+
+    def scatter_mul(self, indices: Tensor, updates: Tensor) -> Tensor:
+        return lookup("tensor_scatter_mul")(self, indices, updates)
+
+    def scatter_div(self, indices: Tensor, updates: Tensor) -> Tensor:
+        return lookup("tensor_scatter_div")(self, indices, updates)
+
+    def scatter_max(self, indices: Tensor, updates: Tensor) -> Tensor:
+        return lookup("tensor_scatter_max")(self, indices, updates)
+
+    def scatter_min(self, indices: Tensor, updates: Tensor) -> Tensor:
+        return lookup("tensor_scatter_min")(self, indices, updates)
+
     # ---- in-place ----
+    def scatter_(self, dim: int, index: Tensor, src: Tensor | float | None = None, *, value: float | None = None,
+                 reduce: str | None = None) -> Tensor:
+        """In place: ``self[index[i][j]][j] = src[i][j]`` (``dim`` 0) etc.; ``src`` may be a scalar (or ``value``);
+        ``reduce='add'`` accumulates. Returns self."""
+        src = value if src is None else src
+        if reduce not in (None, "add"):  # 'multiply' (an Ascend kernel in MindSpore 2.10) is not implemented
+            raise ValueError(f"For 'Tensor.scatter_', 'reduce' must be None or 'add', but got {reduce!r}.")
+        if not isinstance(src, TensorMixin):
+            src = lookup("full")(index.shape, src, dtype=self.dtype)
+        out = lookup("tensor_scatter_elements")(self, index, src, dim, "none" if reduce is None else "add")
+        self._set_value(out._value)
+        return self  # type: ignore[return-value]  # self is a Tensor (this class is its mixin)
+
     def zero_(self) -> Tensor:
         """Set every element to 0; returns self."""
         return self.fill_(0)
@@ -197,6 +255,13 @@ class TensorMathMethods(TensorMixin):
         out = lookup("broadcast_to")(lookup("cast")(src, self.dtype), self.shape)
         self._set_value(out._value)
         return self  # type: ignore[return-value]  # self is a Tensor (this class is its mixin)
+
+
+def _scatter_elements(name: str, self: TensorMathMethods, args: tuple, kwargs: dict, reduction: str) -> Tensor:
+    bound = dict(zip(("dim", "index", "src"), args), **kwargs)
+    if set(bound) != {"dim", "index", "src"}:
+        raise TypeError(f"For 'Tensor.{name}', expected (dim, index, src), but got {sorted(bound)}.")
+    return lookup("tensor_scatter_elements")(self, bound["index"], bound["src"], bound["dim"], reduction)
 
 
 defer_methods(TensorMathMethods, _SAME)

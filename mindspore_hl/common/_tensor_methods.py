@@ -104,9 +104,10 @@ class TensorMethods(TensorMixin):
     def bool(self) -> Tensor:
         return self.astype(mstype.bool_)
 
-    def set_dtype(self, dtype: mstype.Type | np.dtype | type | str) -> Tensor:
+    def set_dtype(self, dtype: mstype.Type | np.dtype | type | str) -> mstype.Type:
+        """Cast this Tensor's values to ``dtype`` in place; returns the new dtype (as MindSpore does)."""
         self._set_value(self._value.astype(_np_dtype(dtype)))
-        return self  # type: ignore[return-value]  # self is a Tensor (this class is its mixin)
+        return self.dtype
 
     def copy(self) -> Tensor:
         return _w(copy_array(self._value))
@@ -195,9 +196,22 @@ class TensorMethods(TensorMixin):
     def tile(self, reps: tuple[builtins.int, ...]) -> Tensor:
         return lookup("tile")(self, tuple(reps))
 
-    def repeat(self, repeats: builtins.int | Sequence[builtins.int],
-               axis: builtins.int | None = None) -> Tensor:
-        return lookup("repeat_interleave")(self, repeats, axis)
+    def repeat(self, *repeats: builtins.int | Sequence[builtins.int]) -> Tensor:
+        """``repeat(*repeats)`` or ``repeat(repeats)``: this Tensor tiled ``repeats[i]`` times along axis ``i``;
+        extra leading repeats add axes (MindSpore 2.10's overloads, as ``torch.Tensor.repeat``; the element-wise
+        repeat is ``repeat_interleave``).
+
+        >>> Tensor([[0, 1]]).repeat(2, 2).asnumpy().tolist()
+        [[0, 1, 0, 1], [0, 1, 0, 1]]
+        """
+        given = tuple(repeats[0]) if len(repeats) == 1 and isinstance(repeats[0], (tuple, list)) else repeats
+        if not all(isinstance(r, builtins.int) and not isinstance(r, builtins.bool) for r in given):
+            raise TypeError(f"Tensor.repeat: repeats must be ints (or one tuple/list of ints), but got {repeats!r}.")
+        reps = tuple(builtins.int(r) for r in given)  # type: ignore[arg-type]  # ints, checked above
+        if len(reps) < self.ndim or builtins.min(reps, default=0) < 0:
+            raise ValueError(f"Tensor.repeat: repeats must be {self.ndim} or more non-negative ints (one per axis of "
+                             f"the Tensor of shape {self.shape}), but got {reps}.")
+        return lookup("tile")(self, reps)
 
     def flip(self, dims: tuple[builtins.int, ...]) -> Tensor:
         return lookup("flip")(self, _axis(dims) if not isinstance(dims, int) else (dims,))

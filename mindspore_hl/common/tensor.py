@@ -13,6 +13,7 @@ from . import _tensor_methods
 from . import dtype as mstype
 from ._device_arrays import copy_array, to_device
 from ._format import describe, guard_f64, is_f64, tensor_repr  # noqa: F401  (re-exported)
+from ._symbol import DynamicShape, dynamic_description
 from ._tensor_math import TensorMathMethods
 from ._tensor_methods import TensorMethods
 from ._tensor_methods_ext import TensorExtMethods
@@ -184,6 +185,10 @@ class Tensor(TensorMethods, TensorMathMethods, TensorExtMethods):
             self._data = None
             return
         if input_data is None:
+            dynamic = dynamic_description(shape, dtype, init)  # Tensor(shape=[None, 3], dtype=...): set_inputs / jit
+            if dynamic is not None:
+                self._init, self._data = (dynamic, dynamic.shape, mstype.to_ms_dtype(dtype)), None
+                return
             if shape is not None and dtype is not None:
                 shape = (shape,) if isinstance(shape, int) else tuple(shape)
                 self._data = jnp.zeros(shape, mstype.to_ms_dtype(dtype).to_numpy())
@@ -215,6 +220,8 @@ class Tensor(TensorMethods, TensorMathMethods, TensorExtMethods):
         """Materialise a lazily initialised tensor; returns self."""
         if self._init is not None:
             init, shp, dt = self._init
+            if isinstance(init, DynamicShape):
+                raise init.no_data()
             self._data = _REGISTERED["initializer"](init, shp, dt)._value
             self._init = None
         return self
@@ -267,6 +274,8 @@ class Tensor(TensorMethods, TensorMathMethods, TensorExtMethods):
 
     @property
     def mT(self) -> Tensor:
+        if self.ndim < 2:
+            raise ValueError(f"Tensor.mT: the Tensor must be at least 2-D, but got shape {self.shape}.")
         return wrap(jnp.swapaxes(self._value, -1, -2))
 
     # ---- conversion ---------------------------------------------------------------------------
@@ -347,6 +356,8 @@ class Tensor(TensorMethods, TensorMathMethods, TensorExtMethods):
 
     # ---- printing -----------------------------------------------------------------------------
     def __repr__(self):
+        if self._data is None and self._init is not None and isinstance(self._init[0], DynamicShape):
+            return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=<dynamic>)"
         v = self._value
         if isinstance(v, jax.core.Tracer):
             return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=<traced>)"

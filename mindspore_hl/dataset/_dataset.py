@@ -202,6 +202,23 @@ class Dataset(DatasetAttrs):
         """
         return _recv(self, src, group)
 
+    def device_que(self, send_epoch_end: bool = True, create_data_info_queue: bool = False,
+                   queue_name: str = "") -> _dataset_transfer.TransferDataset:
+        """A TransferDataset whose ``send(num_epochs=-1)`` starts a thread moving the batches onto the device ahead
+        of use (``stop_send``, ``continue_send``, ``get_data_info``, ``get_mbuf_queue_size``, ``release``)."""
+        return _dataset_transfer.device_que(self, send_epoch_end, create_data_info_queue, queue_name)
+
+    def pre_parse(self, getter_mode: bool) -> None:
+        """MindSpore's step before building a pipeline: in ``getter_mode`` (reading sizes, shapes or types) the
+        node runs on one worker, without Python multiprocessing."""
+        if getter_mode:
+            self.python_multiprocessing = False
+            self.num_parallel_workers = 1
+
+    def iterator_bootstrap(self) -> None:
+        """Per-iterator set-up, run as an iterator starts: nothing for most nodes (``sync_wait`` resets its
+        barrier)."""
+
     def is_shuffled(self) -> bool:
         """Whether a shuffle (or a shuffling source) is in the pipeline."""
         return any(c.is_shuffled() for c in self.children)
@@ -367,6 +384,6 @@ def default_workers(num_parallel_workers: int | None) -> int:
     return num_parallel_workers if num_parallel_workers is not None else config.get_num_parallel_workers()
 
 
-from . import _extra, _ops, _structure, _sync  # noqa: E402
+from . import _dataset_transfer, _extra, _ops, _structure, _sync  # noqa: E402
 from .text import _sentencepiece as _text_sp  # noqa: E402
 from .text import _vocab as _text_vocab  # noqa: E402  (the operation classes subclass Dataset)

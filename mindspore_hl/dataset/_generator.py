@@ -8,6 +8,7 @@ import numpy as np
 
 from ._batch_sampler import batch_blocks, batch_count, check_batch_sampler, wrap_collate_fn
 from ._block import as_array, column_from_rows
+from ._generator_prepare import PreparedSource
 from ._samplers import Sampler
 from ._sources import MappableSource
 from .transforms._base import to_numpy_dtype
@@ -22,7 +23,7 @@ def _default_names(n):
     return [f"column_{i}" for i in range(n)]
 
 
-class GeneratorDataset(MappableSource):
+class GeneratorDataset(PreparedSource, MappableSource):
     """Rows from a Python source: random-access (``__getitem__`` + ``__len__``, lists included), iterable
     (``__iter__``), or a callable returning a fresh iterator each epoch. Each row is a tuple of arrays (one per
     column) or a single array.
@@ -173,7 +174,7 @@ class GeneratorDataset(MappableSource):
             yield self._to_block(rows)
 
 
-class NumpySlicesDataset(MappableSource):
+class NumpySlicesDataset(PreparedSource, MappableSource):
     """Rows sliced along the first axis of in-memory data.
 
     Args: data (tuple: one column per element | list or ndarray: one column | dict: column name -> values),
@@ -223,6 +224,12 @@ class NumpySlicesDataset(MappableSource):
 
     def _length(self):
         return len(self._cols[0])
+
+    def _source_item(self, index):   # MindSpore's source: one row, a tuple of one value per column
+        return tuple(c[index] for c in self._cols)
+
+    def _source_length(self):
+        return self._length()
 
     def _read(self, ids):
         return [c[ids] for c in self._cols]

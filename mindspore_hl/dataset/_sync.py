@@ -97,7 +97,7 @@ class SyncWaitDataset(Dataset):
 
     def _blocks(self, ctx, epoch, block_rows):
         if not any(epoch):   # a new iterator's first epoch: the barrier starts afresh (MindSpore's bootstrap)
-            self._pair.reset()
+            self.iterator_bootstrap()
         # one row at a time: each must pass the barrier before the next is read on
         for block in self.children[0]._blocks(ctx, epoch, block_rows):
             for i in range(nrows(block)):
@@ -105,6 +105,10 @@ class SyncWaitDataset(Dataset):
                 if ctx.stop.is_set():
                     return
                 yield slice_block(block, i, i + 1)
+
+    def iterator_bootstrap(self) -> None:
+        """The barrier starts afresh: ``num_batch`` batches may pass before the next ``sync_update``."""
+        self._pair.reset()
 
     def get_sync_notifiers(self) -> dict[str, Callable[[int | None, Any], None]]:
         return {**self.children[0].get_sync_notifiers(), self._condition_name: self._pair.release}

@@ -10,6 +10,7 @@ import jax.numpy as jnp
 from .._engine import _compiled, _custom, _layout, _mode, _state
 from .._engine._compiled import CompiledFunction
 from ..common import dtype as mstype
+from ..common._symbol import check_set_inputs
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor, wrap
 from ._cell_extras import CellExtras, run_hooked
@@ -207,6 +208,8 @@ class Cell(CellExtras):
             if not kwargs and _compiled.parallel_step_now(args):  # PYNATIVE on a device mesh
                 return _compiled.eager_step(self, self._run, self.get_parameters(), args, type(self).__name__)
             return self._run(*args, **kwargs)
+        if "_set_inputs" in self.__dict__:  # GRAPH_MODE checks calls against set_inputs (Symbol constraints too)
+            check_set_inputs(self.__dict__["_set_inputs"], args)
         cf = self._compiled
         if cf is None:
             cf = CompiledFunction(lambda training, *a: self._run(*a), lambda: self.get_parameters(),

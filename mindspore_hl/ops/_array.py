@@ -267,7 +267,11 @@ def diag(input: Tensor) -> Tensor:
 def meshgrid(*inputs: Tensor, indexing: str = "xy") -> tuple[Tensor, ...]:
     if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
         inputs = inputs[0]
-    return tuple(jnp.meshgrid(*inputs, indexing=indexing))
+    check(indexing in ("xy", "ij"), "meshgrid", f"'indexing' must be 'xy' or 'ij', but got {indexing!r}.")
+    check(len({jnp.result_type(x) for x in inputs}) <= 1, "meshgrid", f"all inputs must have the same dtype, but "
+          f"got {[str(jnp.result_type(x)) for x in inputs]}.")
+    # (MindSpore's kernel reads each input's elements in order: an N-D input counts as its flattened 1-D form)
+    return tuple(jnp.meshgrid(*[jnp.reshape(x, -1) for x in inputs], indexing=indexing))
 
 
 def unique(input: Tensor) -> tuple[Tensor, Tensor]:

@@ -27,6 +27,7 @@ _PASS_THROUGH = (jax.errors.TracerBoolConversionError, jax.errors.Concretization
                  jax.errors.TracerIntegerConversionError)
 _TRACE = _state.trace  # its op_observer sees every op call while an exporter records a network
 _OVERRIDES = _state.op_overrides  # the device plug-in's ops (set by set_device, cleared by _state.reset)
+_RUNTIME = _state.runtime  # "launch_blocking": eager ops wait for their results (ms.launch_blocking)
 
 
 def set_overrides(mapping: Mapping[str, Callable[..., Any]] | None) -> None:
@@ -90,12 +91,21 @@ def op(name: str, keep_f64: bool = False) -> Callable[[_F], _F]:
                 raise _op_error(name, e, args) from None
             if not keep_f64 and kwargs.get("dtype") is None:
                 out = _narrow(out, a, kwargs)
+            if _RUNTIME and _RUNTIME.get("launch_blocking"):
+                _block(out)
             return wrap(out)
         # Markers read by the registry and by ops that call another op's array body directly.
         wrapper._op_name = name  # type: ignore[attr-defined]
         wrapper._array_fn = fn  # type: ignore[attr-defined]
         return wrapper
     return deco
+
+
+def _block(out):
+    """Wait until the eager results in ``out`` are computed, so device errors and timings surface at the op."""
+    for leaf in jax.tree_util.tree_leaves(out):
+        if isinstance(leaf, jax.Array) and not isinstance(leaf, jax.core.Tracer):
+            leaf.block_until_ready()
 
 
 def _op_error(name, e, args):

@@ -137,11 +137,17 @@ def _np_dtype(dtype):
 def fftfreq(n: int, d: float = 1.0, dtype: mstype.Type | None = None) -> Tensor:
     """Sample frequencies of an ``n``-point DFT with sample spacing ``d`` (Float32 unless ``dtype``)."""
     check(isinstance(n, int) and n >= 1, "fftfreq", f"n must be a positive int, but got {n!r}.")
-    return jnp.asarray(np.fft.fftfreq(n, d).astype(_np_dtype(dtype)))
+    k = np.fft.ifftshift(np.arange(-(n // 2), n - n // 2))  # 0, 1, ..., -(n // 2), ..., -1
+    return jnp.asarray(_freqs(k, n, d).astype(_np_dtype(dtype)))
+
+
+def _freqs(k, n, d):
+    """k / (n * d) in Float32 arithmetic, as MindSpore's kernel computes it whatever the output dtype."""
+    return k.astype(np.float32) / (np.float32(n) * np.float32(d))
 
 
 @op("rfftfreq", keep_f64=True)
 def rfftfreq(n: int, d: float = 1.0, dtype: mstype.Type | None = None) -> Tensor:
     """Sample frequencies of an ``n``-point real DFT (the non-negative half)."""
     check(isinstance(n, int) and n >= 1, "rfftfreq", f"n must be a positive int, but got {n!r}.")
-    return jnp.asarray(np.fft.rfftfreq(n, d).astype(_np_dtype(dtype)))
+    return jnp.asarray(_freqs(np.arange(n // 2 + 1), n, d).astype(_np_dtype(dtype)))

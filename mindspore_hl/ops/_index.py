@@ -53,6 +53,19 @@ def index_select(input: Tensor, axis: int, index: Tensor) -> Tensor:
     return jnp.take(input, index, axis=axis)
 
 
+def _check_bounds(name: str, indices, bounds, what: str = "indices") -> None:
+    """Concrete (eager) indices must lie in ``[0, bound)`` per position of the last axis (``bounds`` broadcasts):
+    MindSpore raises there, where JAX would drop or clamp the update silently. Traced indices are not checked."""
+    if isinstance(indices, jax.core.Tracer):
+        return
+    idx = np.asarray(indices)
+    bound = np.broadcast_to(np.asarray(bounds, np.int64), idx.shape) if idx.size else np.zeros(idx.shape, np.int64)
+    bad = (idx < 0) | (idx >= bound)
+    if bad.any():
+        first = tuple(int(i) for i in np.argwhere(bad)[0])
+        check(False, name, f"'{what}'{list(first)} is {idx[first]}, out of range [0, {bound[first]}).")
+
+
 def _nd_index(indices):
     return tuple(jnp.moveaxis(indices, -1, 0)[i] for i in range(indices.shape[-1]))
 
@@ -67,12 +80,14 @@ def scatter_nd(indices: Tensor, updates: Tensor, shape: tuple[int, ...]) -> Tens
 @op("tensor_scatter_update")
 def tensor_scatter_update(input_x: Tensor, indices: Tensor, updates: Tensor) -> Tensor:
     _check_int("tensor_scatter_update", "indices", indices)
+    _check_bounds("tensor_scatter_update", indices, input_x.shape[:indices.shape[-1]])
     return input_x.at[_nd_index(indices)].set(updates.astype(input_x.dtype))  # type: ignore[attr-defined]  # @op body: a jax.Array here
 
 
 @op("tensor_scatter_add")
 def tensor_scatter_add(input_x: Tensor, indices: Tensor, updates: Tensor) -> Tensor:
     _check_int("tensor_scatter_add", "indices", indices)
+    _check_bounds("tensor_scatter_add", indices, input_x.shape[:indices.shape[-1]])
     return input_x.at[_nd_index(indices)].add(updates.astype(input_x.dtype))  # type: ignore[attr-defined]  # @op body: a jax.Array here
 
 

@@ -4,10 +4,13 @@ MindSpore's ``scatter_*`` / ``scatter_nd_*`` functions update their ``input_x`` 
 it; here the new value is computed functionally and written back with ``_set_value`` (which records into the
 active scope when compiling), then returned. ``tensor_scatter_*`` return a new Tensor.
 """
+import jax
 import jax.numpy as jnp
+import numpy as np
 
 from ..common.tensor import Tensor
 from ._core import check, op, unwrap
+from ._index import _check_bounds
 from ._registry import register
 
 __all__ = ["tensor_scatter_elements", "tensor_scatter_sub", "tensor_scatter_mul", "tensor_scatter_div",
@@ -45,6 +48,7 @@ def _tensor_scatter(kind):
     def fn(input_x, indices, updates):
         check(jnp.issubdtype(indices.dtype, jnp.integer), name, f"'indices' must be integers, got {indices.dtype}.",
               TypeError)
+        _check_bounds(name, indices, input_x.shape[:indices.shape[-1]])
         want = indices.shape[:-1] + input_x.shape[indices.shape[-1]:]
         check(updates.shape == want, name, f"'updates' must have shape {list(want)} for input {list(input_x.shape)} "
               f"and indices {list(indices.shape)}, but got {list(updates.shape)}.")
@@ -76,6 +80,12 @@ def tensor_scatter_elements(input_x: Tensor, indices: Tensor, updates: Tensor, a
 
 
 def _inplace(name, fn, input_x, *args):
+    if isinstance(input_x, Tensor) and isinstance(args[-1], Tensor):
+        # the Parameter keeps its dtype: updates may only promote into it (Float16 into Float32), never beyond
+        have, given = unwrap(input_x).dtype, unwrap(args[-1]).dtype
+        check(jnp.promote_types(have, given) == have, name,
+              f"'updates' ({args[-1].dtype}) cannot be converted to the dtype of the Parameter 'input_x' "
+              f"({input_x.dtype}) that is updated in place.", TypeError)
     out = fn(input_x, *args)
     if isinstance(input_x, Tensor):
         input_x._set_value(out._value)
@@ -113,6 +123,9 @@ def _scatter_rows(kind):
 
     @op(name)
     def rows(input_x, indices, updates):
+        check(jnp.issubdtype(indices.dtype, jnp.integer), name, f"'indices' must be integers, got {indices.dtype}.",
+              TypeError)
+        _check_bounds(name, indices, input_x.shape[0])
         want = indices.shape + input_x.shape[1:]
         check(updates.shape == want, name, f"'updates' must have shape {list(want)}, but got {list(updates.shape)}.")
         return _apply(input_x.at[indices], kind, updates.astype(input_x.dtype))
@@ -191,6 +204,9 @@ def _inplace_rows(kind):
     @op(name)
     def fn(x, v, indices):
         idx = jnp.reshape(jnp.asarray(indices, jnp.int32), -1)
+        if not isinstance(idx, jax.core.Tracer):  # (JAX would drop an out-of-range row silently)
+            bad = [int(i) for i in np.asarray(idx) if not -x.shape[0] <= i < x.shape[0]]
+            check(not bad, name, f"'indices' must be in [{-x.shape[0]}, {x.shape[0]}), but got {bad}.", IndexError)
         v = v.reshape((idx.shape[0],) + x.shape[1:]).astype(x.dtype)
         return _apply(x.at[idx], kind, v)
     fn.__name__ = fn.__qualname__ = name

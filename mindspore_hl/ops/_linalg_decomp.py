@@ -243,13 +243,16 @@ def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True,
     upper = jnp.triu(LU_data[..., :k, :])
     perm = _perm_from_pivots(LU_pivots, m)
     p = jax.nn.one_hot(perm, m, dtype=LU_data.dtype)     # p[i, perm[i]] = 1 -> A = P^T L U
-    return _mT(p), lower, upper
+    # (MindSpore returns None for the parts not asked for)
+    return _mT(p) if unpack_pivots else None, lower if unpack_data else None, upper if unpack_data else None
 
 
 @op("lu_solve")
 def lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
     """Solve A X = b from A's packed LU factorisation and 1-based pivots."""
     _square("lu_solve", LU_data)
+    check(jnp.ndim(b) >= 2 and b.shape[-2] == LU_data.shape[-1], "lu_solve", f"'b' must have {LU_data.shape[-1]} "
+          f"rows (LU_data is {LU_data.shape[-1]} x {LU_data.shape[-1]}), but got shape {list(jnp.shape(b))}.")
     perm = _perm_from_pivots(LU_pivots, LU_data.shape[-1])
     return _lu_solve_perm(LU_data, perm, b)
 

@@ -20,9 +20,9 @@ __all__ = ["product"]
 _2D = (((1,), (1,)), ((), ()))  # (M, K) x (N, K) -> (M, N)
 
 
-def product(a: jax.Array, b: jax.Array) -> jax.Array:
+def product(a: jax.Array, b: jax.Array, precision: lax.Precision | None = None) -> jax.Array:
     """``a @ b.T`` for 2-D ``a`` (M, K) and ``b`` (N, K): in bfloat16 with float32 accumulation when both are
-    bfloat16, else ``lax.dot_general`` in the operands' dtype.
+    bfloat16, else ``lax.dot_general`` in the operands' dtype (at ``precision``; None: matrix products' setting).
 
     >>> import jax.numpy as jnp
     >>> product(jnp.ones((2, 3), jnp.bfloat16), jnp.ones((4, 3), jnp.bfloat16)).dtype
@@ -30,7 +30,7 @@ def product(a: jax.Array, b: jax.Array) -> jax.Array:
     """
     if a.dtype == jnp.bfloat16 and b.dtype == jnp.bfloat16:
         return _bf16_product(a, b)
-    return lax.dot_general(a, b, _2D)
+    return lax.dot_general(a, b, _2D, precision=precision)
 
 
 def _f32_dot(a, b, dims):

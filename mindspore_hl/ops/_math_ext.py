@@ -178,7 +178,7 @@ for _fn, _n in ((arcsinh, "arcsinh"), (arccosh, "arccosh"), (arctanh, "arctanh")
     _fn.__doc__ = f"Elementwise inverse hyperbolic {_n[4:]}."
 
 
-@op("angle")
+@op("angle", keep_f64=True)  # Complex128 in, Float64 out (the input is checked to be complex)
 def angle(input: Tensor) -> Tensor:
     """The argument of each element of a complex tensor."""
     check(jnp.iscomplexobj(input), "angle", f"the input must be complex64 or complex128, but got {input.dtype}.",

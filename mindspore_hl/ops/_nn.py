@@ -156,18 +156,43 @@ def dense(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return y
 
 
-@op("embedding")
-def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
+              norm_type: float = 2.0, scale_grad_by_freq: bool = False) -> Tensor:
     """Look up rows of ``weight`` (vocab, dim) for the integer ``input``; output shape (*input.shape, dim).
 
-    Indices outside [0, vocab) give zero rows. The row ``padding_idx`` gets no gradient.
+    Indices outside [0, vocab) give zero rows. The row ``padding_idx`` gets no gradient. With ``max_norm``, the
+    looked-up rows whose ``norm_type``-norm exceeds it are scaled to it, in ``weight`` too (in place, as MindSpore
+    does); the gradient does not see that scale. ``scale_grad_by_freq`` divides each row's gradient by how often
+    its index occurs in ``input``.
     """
+    out, renormed = _embedding(input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq)
+    if max_norm is not None and isinstance(weight, Tensor):
+        weight._set_value(renormed._value)
+    return out
+
+
+@op("embedding")
+def _embedding(input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq):
     check(jnp.issubdtype(input.dtype, jnp.integer), "embedding", f"'input' must hold integer indices, but got "
           f"{input.dtype}.")
     check(weight.ndim == 2, "embedding", f"'weight' must be 2-D (vocab, dim), but got shape {list(weight.shape)}.")
     vocab = weight.shape[0]
-    out = jnp.take(weight, jnp.where(input < 0, vocab, input), axis=0, mode="fill", fill_value=0)
+    check(padding_idx is None or -vocab <= padding_idx < vocab, "embedding",
+          f"'padding_idx' must be in [{-vocab}, {vocab}), but got {padding_idx}.")
+    safe = jnp.where(input < 0, vocab, input)
+    out = jnp.take(weight, safe, axis=0, mode="fill", fill_value=0)
+    value, renormed = out, weight
+    if max_norm is not None:  # (MindSpore: scale max_norm / (norm + 1e-7), computed without gradient)
+        norm = jax.lax.stop_gradient(jnp.linalg.norm(out, ord=norm_type, axis=-1, keepdims=True))
+        value = out * jnp.where(norm > max_norm, max_norm / (norm + 1e-7), 1).astype(out.dtype)
+        rows = jax.lax.stop_gradient(value.reshape(-1, weight.shape[1]))
+        renormed = weight.at[safe.reshape(-1)].set(rows, mode="drop")
+    if scale_grad_by_freq:  # the gradient of each looked-up row divided by its index's count in ``input``
+        counts = jnp.zeros(vocab + 1, weight.dtype).at[safe.reshape(-1)].add(1, mode="drop")
+        inv = (1 / jnp.take(counts, safe, mode="clip"))[..., None]
+        out = out * inv
+    out = jax.lax.stop_gradient(value) + (out - jax.lax.stop_gradient(out))  # forward: value; backward: out's
     if padding_idx is not None:
         idx = padding_idx % vocab
         out = jnp.where((input == idx)[..., None], jax.lax.stop_gradient(out), out)
-    return out
+    return out, renormed

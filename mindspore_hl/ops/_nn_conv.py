@@ -17,6 +17,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from .._engine._precision import conv_precision
 from ..common.tensor import Tensor
 from ._core import check, op
 from ._nn_conv_gemm import conv_gemm, conv_xla, gemm_suits
@@ -153,7 +154,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: in
 def _conv1d_core(x, w, b, stride, pads, dilation, groups):
     y = lax.conv_general_dilated(jnp.transpose(x, (0, 2, 1)), jnp.transpose(w, (2, 1, 0)).astype(x.dtype),
                                  stride, pads, rhs_dilation=dilation, dimension_numbers=("NWC", "WIO", "NWC"),
-                                 feature_group_count=groups)
+                                 feature_group_count=groups, precision=conv_precision())
     if b is not None:
         y = y + b.astype(y.dtype)
     return jnp.transpose(y, (0, 2, 1))
@@ -171,7 +172,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     """Transposed 2-D convolution (the gradient of ``conv2d`` w.r.t. its input).
 
     Args:
-        input: (N, C_in, H, W). weight: (C_in, C_out/groups, kH, kW). bias: (C_out,) or None.
+        input: (N, C_in, H, W) or (C_in, H, W). weight: (C_in, C_out/groups, kH, kW). bias: (C_out,) or None.
         padding: int, (pad_h, pad_w) or (top, bottom, left, right) -- removed from the output.
         output_padding: extra size added to one side of the output.
         pad_mode: 'pad' (use ``padding``), 'same' (output H*stride) or 'valid' (output (H-1)*stride + d*(k-1) + 1).
@@ -179,8 +180,11 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
         (N, C_out, H_out, W_out), H_out = (H-1)*stride - pad_top - pad_bottom + d*(kH-1) + 1 + output_padding.
     """
     name = "conv_transpose2d"
-    check(input.ndim == 4 and weight.ndim == 4, name, f"'input' and 'weight' must be 4-D, but got shapes "
-          f"{list(input.shape)} and {list(weight.shape)}.")
+    unbatched = input.ndim == 3  # (C_in, H, W), as MindSpore documents
+    if unbatched:
+        input = input[None]
+    check(input.ndim == 4 and weight.ndim == 4, name, f"'input' must be 3-D or 4-D and 'weight' 4-D, but got "
+          f"shapes {list(input.shape)} and {list(weight.shape)}.")
     check(input.shape[1] == weight.shape[0], name, f"the input channels ({input.shape[1]}) must equal "
           f"weight.shape[0] ({weight.shape[0]}); weight is (C_in, C_out/groups, kH, kW).")
     check(weight.shape[0] % groups == 0, name, f"'groups' ({groups}) must divide the input channels {weight.shape[0]}.")
@@ -206,7 +210,8 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
         hi = outs[i] - 1 + pads[i][0] - (sizes[i] - 1) * stride[i]
         conv_pads.append((max(lo, 0), max(hi, 0)))
         crops.append((max(-lo, 0), max(-hi, 0)))
-    return _conv_transpose2d_core(input, weight, bias, stride, dilation, groups, tuple(conv_pads), tuple(crops))
+    out = _conv_transpose2d_core(input, weight, bias, stride, dilation, groups, tuple(conv_pads), tuple(crops))
+    return out[0] if unbatched else out
 
 
 @functools.partial(jax.jit, static_argnums=(3, 4, 5, 6, 7))
@@ -216,7 +221,8 @@ def _conv_transpose2d_core(x, weight, bias, stride, dilation, groups, conv_pads,
     w = w.reshape(groups * cout_g, cin // groups, kh, kw)[:, :, ::-1, ::-1]
     y = lax.conv_general_dilated(to_nhwc(x), jnp.transpose(w, (2, 3, 1, 0)).astype(x.dtype), (1, 1),
                                  conv_pads, lhs_dilation=stride, rhs_dilation=dilation,
-                                 dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups)
+                                 dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups,
+                                 precision=conv_precision())
     (ct, cb), (cl, cr) = crops
     y = y[:, ct:y.shape[1] - cb, cl:y.shape[2] - cr, :]
     if bias is not None:

@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from .._engine._precision import conv_precision
 from ._lowp import product
 
 __all__ = ["conv_xla", "gemm_suits", "conv_gemm"]
@@ -29,7 +30,8 @@ def conv_xla(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[t
              dilation: Sequence[int], groups: int = 1) -> jax.Array:
     """XLA's own NHWC convolution with an OIHW weight: the form the others here stand in for."""
     return lax.conv_general_dilated(x, jnp.transpose(w, (2, 3, 1, 0)), stride, pads, rhs_dilation=dilation,
-                                    dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups)
+                                    dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups,
+                                    precision=conv_precision())
 
 
 def _out_size(size, kernel, stride, dilation, pads):
@@ -94,5 +96,5 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
     # stays one matrix product reading dy as it is; with 4-D operands XLA canonicalised it into a transposing
     # copy of dy with dy's producers (BatchNorm's backward) fused into that strided loop.
     n, ho, wo, k = patches.shape
-    return product(patches.reshape(n * ho * wo, k), rows).reshape(n, ho, wo, -1)
+    return product(patches.reshape(n * ho * wo, k), rows, conv_precision()).reshape(n, ho, wo, -1)
 

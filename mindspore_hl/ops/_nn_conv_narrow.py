@@ -23,6 +23,7 @@ import numpy as np
 from jax import lax
 from jax.custom_derivatives import SymbolicZero
 
+from .._engine._precision import conv_precision
 from ._nn_conv_gemm import _out_size, conv_gemm, conv_xla
 
 __all__ = ["narrow_suits", "conv_narrow"]
@@ -83,7 +84,7 @@ def _blocked(x, w, stride, pads, dilation):
     wb = jnp.einsum("oiyx,yapq,xbrs->abpriqso", w, jnp.asarray(sh, w.dtype), jnp.asarray(sw, w.dtype))
     wb = wb.reshape(sh.shape[1], sw.shape[1], bh * bw * ci, bh * bw * co)
     y = lax.conv_general_dilated(xb, wb, (stride[0], 1), "VALID", rhs_dilation=(dilation[0], 1),
-                                 dimension_numbers=("NHWC", "HWIO", "NHWC"))
+                                 dimension_numbers=("NHWC", "HWIO", "NHWC"), precision=conv_precision())
     y = y.reshape(n, y.shape[1], nbw, bh, bw, co).transpose(0, 1, 3, 2, 4, 5)
     return y.reshape(n, y.shape[1] * bh, nbw * bw, co)[:, :oh, :ow]
 

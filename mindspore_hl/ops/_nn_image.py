@@ -57,7 +57,7 @@ def affine_grid(theta: Tensor, size: tuple[int, ...], align_corners: bool = Fals
 def _affine_grid_core(theta, spatial, align_corners):
     axes = [_base_coords(s, align_corners, theta.dtype) for s in spatial[::-1]]  # x (W), y (H)[, z (D)]
     mesh = jnp.meshgrid(*axes[::-1], indexing="ij")                                  # each (D,) H, W
-    base = jnp.stack(mesh[::-1] + [jnp.ones_like(mesh[0])], axis=-1)                # (..., nd + 1)
+    base = jnp.stack([*mesh[::-1], jnp.ones_like(mesh[0])], axis=-1)                 # (..., nd + 1)
     return jnp.einsum("...k,nik->n...i", base, theta)
 
 

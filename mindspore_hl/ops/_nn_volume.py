@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from .._engine._precision import conv_precision
 from ..common.tensor import Tensor
 from ._core import check, op
 from ._nn_conv import explicit_pads, pair, pool_out_size, resolve_pads, same_pads, transpose_out_size
@@ -258,7 +259,8 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: in
     stride, dilation = pair(stride, name, "stride", 3), pair(dilation, name, "dilation", 3)
     pads = resolve_pads(name, pad_mode, padding, input.shape[2:], weight.shape[2:], stride, dilation)
     y = lax.conv_general_dilated(input, weight.astype(input.dtype), stride, pads, rhs_dilation=dilation,
-                                 dimension_numbers=("NCDHW", "OIDHW", "NCDHW"), feature_group_count=groups)
+                                 dimension_numbers=("NCDHW", "OIDHW", "NCDHW"), feature_group_count=groups,
+                                 precision=conv_precision())
     if bias is not None:
         y = y + bias.astype(y.dtype).reshape(-1, 1, 1, 1)
     return y
@@ -289,7 +291,7 @@ def conv_transpose_nd(name: str, x: jax.Array, weight: jax.Array, stride: tuple[
     y = lax.conv_general_dilated(x, w.astype(x.dtype), (1,) * nd, conv_pads, lhs_dilation=stride,
                                  rhs_dilation=dilation, feature_group_count=groups,
                                  dimension_numbers=(("NC" + spatial, "OI" + spatial, "NC" + spatial) if nd <= 3
-                                                    else None))
+                                                    else None), precision=conv_precision())
     return y[(slice(None), slice(None)) + tuple(slice(lo, y.shape[2 + i] - hi) for i, (lo, hi) in enumerate(crops))]
 
 

@@ -139,7 +139,6 @@ for _name, _fn in [
     ("Depend", _array.depend), ("StopGradient", _array.stop_gradient), ("Identity", _array.identity),
     ("Assign", _state.assign), ("AssignAdd", _state.assign_add), ("AssignSub", _state.assign_sub),
     ("Fill", _creation.fill), ("Shape", _array.shape), ("Rank", _array.rank), ("Size", _array.size),
-    ("Einsum", _linalg.einsum),
 ]:
     _prim(_name, _fn)
 
@@ -348,8 +347,28 @@ class Gather(Primitive):
         return _index.gather(input_params, input_indices, axis, self.batch_dims)
 
 
+class Einsum(Primitive):
+    """``Einsum(equation)(inputs)``: Einstein summation of the tuple of Tensors ``inputs``."""
+
+    def __init__(self, equation: str) -> None:
+        super().__init__()
+        check(isinstance(equation, str), "Einsum", f"'equation' must be a str, but got {type(equation).__name__}.",
+              TypeError)
+        self.equation = equation.replace(" ", "")
+        self.add_prim_attr("equation", self.equation)
+
+    def __call__(self, inputs: tuple[Tensor, ...] | list[Tensor]) -> Tensor:
+        check(isinstance(inputs, (tuple, list)), "Einsum",
+              f"the input must be a tuple of Tensors, but got {type(inputs).__name__}.", TypeError)
+        return _linalg.einsum(self.equation, *inputs)
+
+
 class GatherV2(Gather):
-    """Older name of :class:`Gather`."""
+    """Older name of :class:`Gather`; MindSpore 2.10's takes ``batch_dims`` as a 4th input."""
+
+    def __call__(self, input_params: Tensor, input_indices: Tensor, axis: int,  # type: ignore[override]
+                 batch_dims: int | None = None) -> Tensor:
+        return _index.gather(input_params, input_indices, axis, self.batch_dims if batch_dims is None else batch_dims)
 
 
 class BroadcastTo(Primitive):

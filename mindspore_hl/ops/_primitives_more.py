@@ -60,7 +60,6 @@ _SPECS = [(n, op, ()) for n, op in [
                           ("maxnorm", inspect.Parameter.empty, "maxnorm"))),
     ("Roll", "roll", (("shifts", inspect.Parameter.empty, "shifts"), ("dims", None, "dims"))),
     ("ReverseV2", "reverse", (("axis", inspect.Parameter.empty, "axis"),)),
-    ("Bucketize", "bucketize", (("boundaries", inspect.Parameter.empty, "boundaries"),)),
     ("ChannelShuffle", "channel_shuffle", (("group", inspect.Parameter.empty, "groups"),)),
     ("Logit", "logit", (("eps", -1.0, "eps"),)),
     ("CeLU", "celu", (("alpha", 1.0, "alpha"),)),
@@ -107,5 +106,16 @@ for _name, _op, _args in _SPECS:
     if _name not in _seen:
         _seen.add(_name)
         globals()[_name] = _make(_name, _op, _args)
+
+
+def _bucketize(self, input):
+    # Unlike ops.bucketize (right=False), the Primitive puts a value equal to a boundary in the upper bucket.
+    return lookup("bucketize")(input, self.attrs["boundaries"], right=True)
+
+
+Bucketize = primitive_class("Bucketize", [("boundaries", inspect.Parameter.empty)], _bucketize,
+                            "``ops.Bucketize(boundaries)(input)``: ``ops.bucketize(input, boundaries, right=True)``.",
+                            __name__)
+_seen.add("Bucketize")
 
 __all__ = sorted(_seen)

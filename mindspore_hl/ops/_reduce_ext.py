@@ -94,14 +94,27 @@ def logcumsumexp(input: Tensor, axis: int) -> Tensor:
 
 
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
-    """Count (Float32, as MindSpore) of each non-negative integer value, weighted by ``weights``; eager only."""
+    """Count (Float32, as MindSpore) of each value 0, 1, ... max(input), weighted by ``weights``; eager only.
+
+    As MindSpore's, the bins are ``max(int(max(input)) + 1, minlength)`` long and count the elements equal to
+    their index: negative and non-integral elements (of a float or bool input) fall in no bin.
+    """
     a = np.asarray(unwrap(input))
-    check(a.ndim == 1 and np.issubdtype(a.dtype, np.integer), "bincount",
-          f"the input must be a 1-D integer tensor, got shape {list(a.shape)} and {a.dtype}.")
-    check(a.size == 0 or a.min() >= 0, "bincount", "the input must be non-negative.")
+    check(a.ndim == 1 and (np.issubdtype(a.dtype, np.integer) or a.dtype.kind in "fb"), "bincount",
+          f"the input must be a 1-D real tensor, got shape {list(a.shape)} and {a.dtype}.")
+    if a.size == 0:
+        return Tensor(np.zeros(0, np.float32))
+    check(isinstance(minlength, int) and minlength >= 0, "bincount",
+          f"minlength must be an int >= 0, got {minlength!r}.")
     w = None if weights is None else np.asarray(unwrap(weights))
-    out = np.bincount(a, w, minlength)
-    return Tensor(out.astype(np.float32 if w is None or w.dtype != np.float64 else np.float64))
+    check(w is None or w.shape == a.shape, "bincount",
+          f"input and weights must have the same shape, got {list(a.shape)} and {list(np.shape(w))}.")
+    top = np.float32(a.max())
+    length = int(top + 1) if top > minlength - 1 else minlength
+    v = a.astype(np.float64)
+    keep = (v >= 0) & (v == np.floor(v)) & (v < length)
+    out = np.bincount(v[keep].astype(np.int64), None if w is None else w[keep].astype(np.float64), length)
+    return Tensor(out.astype(np.float32))
 
 
 @op("histc")
@@ -195,13 +208,31 @@ def hamming_window(window_length: int, periodic: bool = True, alpha: Tensor | fl
     return _window("hamming_window", fn, window_length, periodic, dtype, mstype.float32)
 
 
-def bartlett_window(window_length: int, periodic: bool = True, *, dtype: mstype.Type | None = None) -> Tensor:
-    """The triangular (Bartlett) window."""
+def _length_tensor(name, window_length, dtype):
+    """MindSpore's BartlettWindow / BlackmanWindow take the length as a 0-D Int32/Int64 Tensor and give Float32
+    by default (a Python int is accepted here too); the result must be a float dtype."""
+    if isinstance(window_length, Tensor):
+        v = np.asarray(window_length.asnumpy())
+        check(np.issubdtype(v.dtype, np.integer), name, f"'window_length' must be an Int32 or Int64 Tensor, but "
+              f"got {window_length.dtype}.", TypeError)
+        check(v.ndim == 0, name, f"the dim of 'window_length' must be 0, but got {v.ndim}.")
+        window_length = int(v)
+    check(dtype is None or mstype.to_ms_dtype(dtype) in (mstype.float16, mstype.float32, mstype.float64), name,
+          f"'dtype' must be float16, float32 or float64, but got {dtype}.", TypeError)
+    return window_length, mstype.float32 if dtype is None else dtype
+
+
+def bartlett_window(window_length: Tensor | int, periodic: bool = True, *,
+                    dtype: mstype.Type | None = None) -> Tensor:
+    """The triangular (Bartlett) window of a 0-D integer Tensor's length (Float32 by default)."""
+    window_length, dtype = _length_tensor("bartlett_window", window_length, dtype)
     return _window("bartlett_window", jnp.bartlett, window_length, periodic, dtype)
 
 
-def blackman_window(window_length: int, periodic: bool = True, *, dtype: mstype.Type | None = None) -> Tensor:
-    """The Blackman window."""
+def blackman_window(window_length: Tensor | int, periodic: bool = True, *,
+                    dtype: mstype.Type | None = None) -> Tensor:
+    """The Blackman window of a 0-D integer Tensor's length (Float32 by default)."""
+    window_length, dtype = _length_tensor("blackman_window", window_length, dtype)
     return _window("blackman_window", jnp.blackman, window_length, periodic, dtype)
 
 

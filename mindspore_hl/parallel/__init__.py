@@ -6,6 +6,12 @@ layouts, whose collectives XLA inserts. The machinery is the engine's (``mindspo
 the shardings of a step, ``_layout`` strategies and ``Cell.shard``, ``_auto`` the AUTO_PARALLEL search,
 ``_parallel_context`` the context); ``parallel._context`` / ``_layout`` / ``_plan`` / ``_auto`` name them (``_compat``
 registers those module paths).
+
+Distributed checkpoints: a sharded step compiled with ``strategy_ckpt_save_file`` writes MindSpore's strategy
+file (``_engine._strategy_ckpt``); ``build_searched_strategy`` / ``merge_pipeline_strategys`` /
+``restore_group_info_list`` read such files (``_strategy_file``) and ``rank_list_for_transform`` /
+``transform_checkpoint_by_rank`` / ``transform_checkpoints`` / ``load_distributed_checkpoint`` re-slice per-rank
+``.ckpt`` files with them (``_ckpt_transform``).
 """
 from __future__ import annotations
 
@@ -22,13 +28,23 @@ from .._engine._parallel_context import (
     set_auto_parallel_context,
 )
 from ..nn.cell import Cell as _Cell
+from ._ckpt_transform import (
+    load_distributed_checkpoint,
+    rank_list_for_transform,
+    transform_checkpoint_by_rank,
+    transform_checkpoints,
+)
 from ._grad_reducer import DistributedGradReducer
+from ._layout_api import Layout
+from ._strategy_file import build_searched_strategy, merge_pipeline_strategys, restore_group_info_list
 
 if TYPE_CHECKING:
     from typing import Any, Callable
 
 __all__ = ["ParallelMode", "set_auto_parallel_context", "get_auto_parallel_context", "reset_auto_parallel_context",
-           "DistributedGradReducer", "shard", "last_strategy"]
+           "DistributedGradReducer", "shard", "last_strategy", "Layout", "build_searched_strategy",
+           "merge_pipeline_strategys", "restore_group_info_list", "rank_list_for_transform",
+           "transform_checkpoint_by_rank", "transform_checkpoints", "load_distributed_checkpoint"]
 
 
 def shard(fn: Callable[..., Any], in_strategy: tuple[Any, ...], out_strategy: tuple[Any, ...] | None = None,

@@ -233,6 +233,7 @@ def test_more_methods():
     assert Tensor([[1, 2], [3, 4]]).view(4).tolist() == [1, 2, 3, 4]
     assert Tensor([1, 0, 2]).nonzero().tolist() == [[0], [2]]
     assert Tensor([2.0]).fill(7).tolist() == [7.0]
-    assert Tensor([1, 2]).set_dtype(ms.float16).dtype == ms.float16
+    s = Tensor([1, 2])
+    assert s.set_dtype(ms.float16) == ms.float16 and s.dtype == ms.float16  # returns the dtype, as MindSpore
     assert Tensor([[1, 2]]).broadcast_to((2, 2)).tolist() == [[1, 2], [1, 2]]
     assert Tensor(np.arange(6)).reshape(2, 3).permute(1, 0).shape == (3, 2)

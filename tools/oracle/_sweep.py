@@ -2,7 +2,8 @@
 
 A case's meta holds ``module``, ``name``, ``args`` and ``kwargs`` encoded as JSON: ``{"t": key}`` is a Tensor built
 from the recorded input array ``key``, ``{"d": "float32"}`` a dtype, ``{"l": [...]}`` a list and ``{"u": [...]}``
-a tuple; anything else is a plain JSON value. ``tests/sweep.py`` decodes the same format.
+a tuple; ``{"p": key}`` a Parameter and ``{"m": key}`` a Tensor whose value after the call is recorded too (in-place
+ops); anything else is a plain JSON value. ``tests/sweep.py`` decodes the same format.
 """
 import numpy as np
 
@@ -12,6 +13,14 @@ class T:
 
     def __init__(self, value, dtype=None):
         self.value = np.asarray(value, dtype)
+
+
+class Prm(T):
+    """A Parameter argument (an op that updates it in place)."""
+
+
+class M(T):
+    """A Tensor argument that an in-place op may update (its value after the call is recorded too)."""
 
 
 class D:
@@ -25,7 +34,7 @@ def encode(value, inputs):
     if isinstance(value, T):
         key = f"a{len(inputs)}"
         inputs[key] = value.value
-        return {"t": key}
+        return {"p" if isinstance(value, Prm) else "m" if isinstance(value, M) else "t": key}
     if isinstance(value, D):
         return {"d": value.name}
     if isinstance(value, list):
@@ -37,17 +46,23 @@ def encode(value, inputs):
     return value
 
 
-def decode_ms(value, arrays, ms):
-    """The MindSpore argument for an encoded one."""
+def decode_ms(value, arrays, ms, made=None):
+    """The MindSpore argument for an encoded one; Parameters and in-place Tensors are appended to ``made``."""
     if isinstance(value, dict):
         if "t" in value:
             return ms.Tensor(arrays[value["t"]])
+        if "p" in value or "m" in value:
+            key = value.get("p", value.get("m"))
+            res = ms.Parameter(ms.Tensor(arrays[key]), name=key) if "p" in value else ms.Tensor(arrays[key])
+            if made is not None:
+                made.append(res)
+            return res
         if "d" in value:
             return getattr(ms, value["d"])
         if "l" in value:
-            return [decode_ms(v, arrays, ms) for v in value["l"]]
+            return [decode_ms(v, arrays, ms, made) for v in value["l"]]
         if "u" in value:
-            return tuple(decode_ms(v, arrays, ms) for v in value["u"])
+            return tuple(decode_ms(v, arrays, ms, made) for v in value["u"])
         if "f" in value:
             return float(value["f"])
     return value

@@ -199,7 +199,7 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
               norm_type: float = 2.0, scale_grad_by_freq: bool = False) -> Tensor:
     """Rows of ``weight`` at the indices ``input``."""
-    return _op("embedding")(input, weight, padding_idx)
+    return _op("embedding")(input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq)
 
 
 @_uses("conv1d")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from jax import lax
 
+from ..._engine._precision import conv_precision
 from ...common import dtype as mstype
 from ...ops._core import op
 from ._checks import check_float, check_input, int_tuple
@@ -53,7 +54,7 @@ def _conv_nd(x, w, b, stride, pad_mode, padding, dilation, groups):
     else:
         pads = _pairs(padding, nd)
     y = lax.conv_general_dilated(x, w.astype(x.dtype), stride, pads, rhs_dilation=dilation,
-                                 dimension_numbers=_dims(nd), feature_group_count=groups)
+                                 dimension_numbers=_dims(nd), feature_group_count=groups, precision=conv_precision())
     if b is not None:
         y = y + b.astype(y.dtype).reshape((-1,) + (1,) * nd)
     return y
@@ -81,7 +82,8 @@ def _conv_transpose_nd(x, w, b, stride, pad_mode, padding, dilation, groups, out
     wt = wt.reshape((groups * cout_g, cin // groups) + kernel)
     wt = wt[(slice(None), slice(None)) + (slice(None, None, -1),) * nd]
     y = lax.conv_general_dilated(x, wt.astype(x.dtype), (1,) * nd, conv_pads, lhs_dilation=stride,
-                                 rhs_dilation=dilation, dimension_numbers=_dims(nd), feature_group_count=groups)
+                                 rhs_dilation=dilation, dimension_numbers=_dims(nd), feature_group_count=groups,
+                                 precision=conv_precision())
     y = y[(slice(None), slice(None)) + tuple(slice(lo, y.shape[2 + i] - hi) for i, (lo, hi) in enumerate(crops))]
     if b is not None:
         y = y + b.astype(y.dtype).reshape((-1,) + (1,) * nd)
