@@ -5,8 +5,9 @@
 Cases: LeNet5 (1x32x32) at batch 32 and 256; ModelZoo ResNet50 (10 classes) on CIFAR-sized 3x32x32 at batch 32
 and ImageNet-sized 3x224x224 at batch 8; on a GPU (JAX's default device), ResNet50 224x224 at batch 256, against
 PyTorch on the same GPU (batches copied from pinned host memory each step, as a DataLoader feeds them; no
-one-thread or own-process PyTorch there; ``torch_cl``/``torch_bf16_cl`` in channels_last format). Every case trains with SoftmaxCrossEntropyWithLogits(sparse, mean) and
-Momentum(0.01, 0.9) on in-memory random batches (the data pipeline is ``benchmarks.dataset_pipeline``'s job):
+one-thread or own-process PyTorch there; ``torch_cl``/``torch_bf16_cl`` in channels_last format). Every case
+trains with SoftmaxCrossEntropyWithLogits(sparse, mean) and Momentum(0.01, 0.9) on in-memory random batches (the
+data pipeline is ``benchmarks.dataset_pipeline``'s job):
 
 * ``model``: ``Model.train(1, batches)`` in GRAPH_MODE (one epoch = one timed round; NumPy batches, as a dataset
   iterator with ``output_numpy=True`` gives them); ``model_sink``: the same with ``dataset_sink_mode=True``;

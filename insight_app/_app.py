@@ -14,6 +14,7 @@ from . import (
     _page_distributions,
     _page_histograms,
     _page_images,
+    _page_landscape,
     _page_network,
     _page_pr,
     _page_profiler,
@@ -35,6 +36,7 @@ PAGES = [
     _page_network,
     _page_compare,
     _page_text,
+    _page_landscape,
     _page_profiler,
 ]
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")

@@ -21,6 +21,7 @@ from .context import (GRAPH_MODE, PYNATIVE_MODE, STRICT, COMPATIBLE, LAX, set_co
 from ._jit import jit, jit_class  # noqa: E402
 from . import ops  # noqa: E402
 from .ops import grad, value_and_grad, vjp, jvp, jacfwd, jacrev, vmap, tensor  # noqa: E402
+from ._engine._saved_tensors import saved_tensors_hooks, register_saved_tensors_hooks  # noqa: E402
 from . import nn  # noqa: E402
 from . import dataset  # noqa: E402
 from . import serialization  # noqa: E402
@@ -33,6 +34,8 @@ from . import device_context  # noqa: E402  (mindspore.device_context.gpu/cpu)
 from .model import Model  # noqa: E402
 from . import profiler  # noqa: E402
 from .profiler import Profiler  # noqa: E402
+from . import rewrite  # noqa: E402  (mindspore.rewrite)
+from .rewrite import SymbolTree, Node, NodeType, ScopedValue  # noqa: E402
 from .callbacks import (LossMonitor, TimeMonitor, ModelCheckpoint, CheckpointConfig, SummaryCollector,  # noqa: E402
                         Callback, RunContext, History, LambdaCallback, EarlyStopping, ReduceLROnPlateau,
                         LearningRateScheduler, BackupAndRestore, OnRequestExit)
@@ -49,6 +52,7 @@ from .metrics import (Accuracy, MAE, MSE, Precision, Recall, Fbeta, F1, Dice, RO
 from .metrics import (BleuScore, CosineSimilarity, HausdorffDistance, MeanSurfaceDistance,  # noqa: E402
                       RootMeanSquareDistance, ConfusionMatrixMetric, OcclusionSensitivity)
 from ._device_utils import *  # noqa: E402,F401,F403  (memory, synchronize, Stream, Event)
+from ._device_ctx import DeviceCtx  # noqa: E402
 from ._toplevel_misc import *  # noqa: E402,F401,F403  (type objects, float8, Generator, frombuffer, run_check)
 from ._toplevel_ext import *  # noqa: E402,F401,F403  (lazy_inline, no_inline, algo parameters)
 from ._runtime_ext import *  # noqa: E402,F401,F403  (launch_blocking, set_cpu_affinity, Symbol, enable_dynamic)
@@ -60,9 +64,12 @@ from .parallel import (build_searched_strategy, merge_pipeline_strategys, restor
                        rank_list_for_transform, transform_checkpoint_by_rank, transform_checkpoints,
                        load_distributed_checkpoint)
 from .parallel._redundancy import get_ckpt_path_with_strategy  # noqa: E402
+from .parallel import unified_safetensors, parameter_broadcast  # noqa: E402
+from .safeguard import obfuscate_ckpt, load_obf_params_into_net  # noqa: E402  (mindspore.safeguard)
 
 __version__ = "0.1.0"
 
 
 # SummaryRecord loads tensorboardX (and with it PyTorch, when installed) on first use: see _lazy
-__getattr__ = _lazy_names(__name__, {"SummaryRecord": "mindspore_hl.summary._record"})
+__getattr__ = _lazy_names(__name__, {"SummaryRecord": "mindspore_hl.summary._record",
+                                     "SummaryLandscape": "mindspore_hl.train._landscape"})

@@ -4,12 +4,14 @@ import pathlib
 
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 
+import jax  # noqa: E402
 import pytest  # noqa: E402
 
 pytest_plugins = ["training_fixtures"]  # batches / model_factory / batch_factory for Model and callback tests
 
 import mindspore_hl as ms  # noqa: E402
 from mindspore_hl._engine import _state  # noqa: E402
+from mindspore_hl.device_context.gpu import op_precision  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 # Files written by real MindSpore 2.10 (tests/fixtures/mindspore/README.md says how each was made).
@@ -23,9 +25,14 @@ def _reset_context():
     """Every test starts from the default global state (PYNATIVE_MODE, STAND_ALONE, no device overrides...) with
     seed 0, and leaves it so: ``_state.reset()`` restores every global setting at once."""
     _state.reset()
+    if _ON_GPU:  # the oracle fixtures hold MindSpore's CPU results, whose convolutions are full float32
+        op_precision.conv_allow_tf32(False)
     ms.set_seed(0)
     yield
     _state.reset()
+
+
+_ON_GPU = jax.default_backend() == "gpu"
 
 
 @pytest.fixture(params=[ms.GRAPH_MODE, ms.PYNATIVE_MODE], ids=["graph", "pynative"])

@@ -22,7 +22,7 @@ import numpy as np
 from ..common._tensor_methods_ext import with_grad_hooks
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor, to_array, wrap
-from . import _compiled, _mode, _scope
+from . import _compiled, _mode, _saved_tensors, _scope
 from ._step import signature
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "vmap", "GradOperation", "differentiate"]
@@ -95,7 +95,9 @@ def linearize(fn: Callable[..., Any], args: Sequence[Any], positions: Sequence[i
         assigned[:] = [p for p, _ in updates]
         return out, [v for _, v in updates]
 
-    (out, upd_vals), vjp_fn = jax.vjp(f, pos_arrays, w_arrays)
+    with _saved_tensors.CallWatch(fn) as saved:  # saved_tensors_hooks: pack the residuals the pullback keeps
+        (out, upd_vals), vjp_fn = jax.vjp(f, pos_arrays, w_arrays)
+    vjp_fn = saved.pack(vjp_fn)
     for p, v in zip(assigned, upd_vals):
         p._set_value(v)
     if has_aux and (not isinstance(out, (tuple, list)) or len(out) < 1):

@@ -18,15 +18,12 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
-
+from ..common._proto_schema import message_classes
 from . import _state
 
 __all__ = ["ParallelStrategyMap", "ParallelLayouts", "ParallelGroupMap", "layout_of_spec", "save_plan_strategy"]
 
-_F = descriptor_pb2.FieldDescriptorProto
-_REQ, _REP = _F.LABEL_REQUIRED, _F.LABEL_REPEATED
-_SCALAR = {"uint32": _F.TYPE_UINT32, "int32": _F.TYPE_INT32, "int64": _F.TYPE_INT64, "string": _F.TYPE_STRING}
+_REQ, _REP = "required", "repeated"
 
 # MindSpore's node_strategy.proto (proto2): message -> [(field, number, label, type)]
 _MESSAGES = {
@@ -53,25 +50,7 @@ _MESSAGES = {
 }
 
 
-def _build() -> dict[str, Any]:
-    fdp = descriptor_pb2.FileDescriptorProto(name="mindspore_hl_node_strategy.proto", package="mindspore.straspb",
-                                             syntax="proto2")
-    for msg_name, fields in _MESSAGES.items():
-        msg = fdp.message_type.add(name=msg_name)
-        for name, number, label, kind in fields:
-            field = msg.field.add(name=name, number=number, label=label)
-            if kind in _SCALAR:
-                field.type = _SCALAR[kind]
-            else:
-                field.type = _F.TYPE_MESSAGE
-                field.type_name = f".mindspore.straspb.{kind}"
-    pool = descriptor_pool.DescriptorPool()
-    pool.Add(fdp)
-    return {name: message_factory.GetMessageClass(pool.FindMessageTypeByName(f"mindspore.straspb.{name}"))
-            for name in _MESSAGES}
-
-
-_CLASSES = _build()
+_CLASSES = message_classes("mindspore_hl_node_strategy.proto", "mindspore.straspb", _MESSAGES)
 ParallelStrategyMap = _CLASSES["ParallelStrategyMap"]
 ParallelLayouts = _CLASSES["ParallelLayouts"]
 ParallelGroupMap = _CLASSES["ParallelGroupMap"]

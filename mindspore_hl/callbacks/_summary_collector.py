@@ -22,13 +22,14 @@ import numpy as np
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
 from ._callback import Callback, RunContext, handle_loss
+from ._landscape_collect import DEFAULT_LANDSCAPE, LandscapeSaver, check_collect_landscape
 
 __all__ = ["SummaryCollector"]
 
 _log = logging.getLogger(__name__)
 _DEFAULTS: dict[str, Any] = {"collect_metric": True, "collect_graph": True, "collect_train_lineage": True,
              "collect_eval_lineage": True, "collect_input_data": True, "collect_dataset_graph": True,
-             "histogram_regular": None, "collect_landscape": None, "collect_learning_rate": True}
+             "histogram_regular": None, "collect_landscape": DEFAULT_LANDSCAPE, "collect_learning_rate": True}
 
 
 def _configured_lr(optimizer: Any) -> float | None:
@@ -72,7 +73,9 @@ class SummaryCollector(Callback):
         collect_specified_data (dict): switches, as in MindSpore (``collect_metric``, ``collect_graph``,
             ``collect_train_lineage``, ``collect_eval_lineage``, ``collect_input_data``,
             ``collect_dataset_graph``, ``histogram_regular``, ``collect_landscape``), plus
-            ``collect_learning_rate``. The loss landscape and the dataset graph are not collected.
+            ``collect_learning_rate``. ``collect_landscape`` (default: MindSpore's, steps 1-19) saves the
+            checkpoints and ``ckpt_dir/train_metadata.json`` that ``SummaryLandscape`` reads. The dataset
+            graph is not collected.
         keep_default_action (bool): with ``collect_specified_data``, also keep the other defaults.
         custom_lineage_data (dict): ``{str: int | float | str}`` added to the lineage.
         collect_tensor_freq (int): accepted for compatibility (tensors come from ``TensorSummary`` ops).
@@ -98,6 +101,9 @@ class SummaryCollector(Callback):
         self._max_file_size = max_file_size
         self._specified = self._process_specified(collect_specified_data, keep_default_action)
         self._custom_lineage_data = self._check_custom(custom_lineage_data)
+        landscape = self._specified.get("collect_landscape")
+        check_collect_landscape(type(self).__name__, landscape)
+        self._landscape = LandscapeSaver(self._summary_dir, landscape) if landscape else None
         # a SummaryRecord while entered (typed Any: summary imports this package)
         self._record: Any = None
         self._graph_done = False  # the network is written once per collector, as MindSpore does
@@ -126,8 +132,6 @@ class SummaryCollector(Callback):
         for key, value in specified.items():
             if key not in ("histogram_regular", "collect_landscape") and not isinstance(value, bool):
                 raise TypeError(f"For `collect_specified_data`, '{key}' must be a bool, but got {type(value)}.")
-        if specified.get("collect_landscape"):
-            _log.warning("SummaryCollector: the loss landscape ('collect_landscape') is not supported; ignored.")
         result = dict(_DEFAULTS) if keep_default else {}
         result.update(specified)
         return result
@@ -184,6 +188,8 @@ class SummaryCollector(Callback):
             self._first_step = False
             self._collect_step(cb_params)
             self._record.record(cb_params.cur_step_num)
+        if self._landscape is not None and self._landscape.unit == "step":
+            self._landscape.save_params(cb_params)
 
     def epoch_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
@@ -198,6 +204,8 @@ class SummaryCollector(Callback):
                     name = "eval/loss" if key == "eval_loss" else f"eval/{key}"
                     self._record.add_value("scalar", name, float(value.reshape(())))
             self._record.record(cb_params.cur_step_num)
+        if self._landscape is not None and self._landscape.unit == "epoch":
+            self._landscape.save_params(cb_params)
         self._record.flush()
 
     def end(self, run_context: RunContext) -> None:
@@ -205,6 +213,8 @@ class SummaryCollector(Callback):
         if cb_params.mode == "train":
             if self._on("collect_train_lineage"):
                 self._collect_train_lineage(cb_params)
+            if self._landscape is not None:
+                self._landscape.save_metadata(cb_params.get("batch_num"))
         elif self._on("collect_eval_lineage"):
             from ..summary._lineage import eval_lineage_event
             size = cb_params.get("batch_num")

@@ -36,7 +36,9 @@ from ._ckpt_transform import (
 )
 from ._grad_reducer import DistributedGradReducer
 from ._layout_api import Layout
+from ._parameter_broadcast import parameter_broadcast
 from ._strategy_file import build_searched_strategy, merge_pipeline_strategys, restore_group_info_list
+from ._unified_safetensors import unified_safetensors
 
 if TYPE_CHECKING:
     from typing import Any, Callable
@@ -44,7 +46,8 @@ if TYPE_CHECKING:
 __all__ = ["ParallelMode", "set_auto_parallel_context", "get_auto_parallel_context", "reset_auto_parallel_context",
            "DistributedGradReducer", "shard", "last_strategy", "Layout", "build_searched_strategy",
            "merge_pipeline_strategys", "restore_group_info_list", "rank_list_for_transform",
-           "transform_checkpoint_by_rank", "transform_checkpoints", "load_distributed_checkpoint"]
+           "transform_checkpoint_by_rank", "transform_checkpoints", "load_distributed_checkpoint",
+           "unified_safetensors", "parameter_broadcast"]
 
 
 def shard(fn: Callable[..., Any], in_strategy: tuple[Any, ...], out_strategy: tuple[Any, ...] | None = None,

@@ -6,7 +6,8 @@ A distributed checkpoint is one file per rank holding that rank's slices (``rank
 rank needs (``rank_list_for_transform``), puts the full parameter's overlapping parts together and cuts the
 destination slice; parameters that are in no strategy (``learning_rate``, ``global_step``) are copied from the
 rank's own file. Pipeline-merged strategies (``merge_pipeline_strategys``) are followed as MindSpore does.
-Optimizer-sharded layouts (``opt_weight_shard_size`` != 0) and safetensors are not supported.
+Directories of ``.safetensors`` files are transformed the same way (``output_format`` picks what is written), except
+with pipeline-parallel strategies. Optimizer-sharded layouts (``opt_weight_shard_size`` != 0) are not supported.
 """
 from __future__ import annotations
 
@@ -22,10 +23,12 @@ import numpy as np
 from .._engine._parallel_context import get_auto_parallel_context
 from ..common.parameter import Parameter
 from ..nn.cell import Cell
-from ..serialization import _ckpt_format
+from ..serialization import _ckpt_format, _safetensors
 from ..serialization._load import load_param_into_net
 from ._layout_math import assemble, check_layout, needed_ranks, slice_bounds, strategy_of
+from ._rank_files import collect_rank_files, save_safetensors
 from ._strategy_file import layout_map, load_strategy_map
+from ._unified_load import load_unified
 
 __all__ = ["rank_list_for_transform", "transform_checkpoint_by_rank", "transform_checkpoints",
            "load_distributed_checkpoint"]
@@ -205,7 +208,16 @@ def transform_checkpoints(src_checkpoints_dir: str, dst_checkpoints_dir: str, ck
                           src_strategy_file: str | None = None, dst_strategy_file: str | None = None,
                           process_num: int = 1, output_format: str = "ckpt") -> None:
     """Re-slice every rank's checkpoint of ``src_checkpoints_dir/rank_<id>/`` from the source strategy to the
-    destination one, writing ``dst_checkpoints_dir/rank_<id>/<ckpt_prefix><id>.ckpt``."""
+    destination one, writing ``dst_checkpoints_dir/rank_<id>/<ckpt_prefix><id>.ckpt`` (``.safetensors`` sources:
+    ``.<output_format>``)."""
+    st_files = collect_rank_files(src_checkpoints_dir, "safetensors")
+    if st_files and collect_rank_files(src_checkpoints_dir, "ckpt"):
+        raise ValueError("For 'transform_checkpoints', the 'src_checkpoints_dir' cannot contain both ckpt file and "
+                         "safetensors file simultaneously")
+    if st_files:
+        _transform_safetensors(st_files, dst_checkpoints_dir, ckpt_prefix, src_strategy_file, dst_strategy_file,
+                               output_format)
+        return
     if not os.path.isdir(src_checkpoints_dir):
         raise NotADirectoryError(f"src_checkpoints_dir {src_checkpoints_dir} is not a directory.")
     files = _rank_files(src_checkpoints_dir)
@@ -251,6 +263,49 @@ def transform_checkpoints(src_checkpoints_dir: str, dst_checkpoints_dir: str, ck
             os.makedirs(folder, mode=0o700, exist_ok=True)
             _ckpt_format.write(os.path.join(folder, f"{ckpt_prefix}{rank}.ckpt"),
                                _transform_rank(rank % dst_n, local, src, dst))
+
+
+def _transform_safetensors(files: dict[int, str], dst_dir: str, prefix: Any, src_file: Any, dst_file: Any,
+                           output_format: str) -> None:
+    """MindSpore's ``_transform_safetensors`` (strategies without pipeline stages)."""
+    if not isinstance(prefix, str):
+        raise TypeError("The ckpt_prefix should be a str.")
+    for strategy, which in ((src_file, "src"), (dst_file, "dst")):
+        if strategy and os.path.dirname(strategy) and not os.path.exists(os.path.dirname(strategy)):
+            raise ValueError(f"The director of {which}_strategy_file: {os.path.dirname(strategy)} is not exists.")
+    if output_format not in ("safetensors", "ckpt"):
+        raise ValueError(f"For 'transform_safetensors', the output_format must be 'safetensors' or 'ckpt', but got "
+                         f"{output_format}.")
+    if os.path.exists(dst_dir) and not os.path.isdir(dst_dir):
+        raise NotADirectoryError(f"The path({dst_dir}) is a file path, it should be a directory path.")
+    os.makedirs(dst_dir, mode=0o700, exist_ok=True)
+    src_all, dst_all = layout_map(src_file), layout_map(dst_file)
+    if _stages(src_all) > 1 or _stages(dst_all) > 1:
+        raise NotImplementedError("transform_checkpoints: safetensors checkpoints with pipeline-parallel strategies "
+                                  "are not supported; use .ckpt files or strategies of one stage.")
+    src_n, dst_n = _stage_devices(src_all), _stage_devices(dst_all)
+    groups: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for rank in range(dst_n):
+        groups[tuple(rank_list_for_transform(rank, src_file, dst_file))].append(rank)
+    for group, ranks in groups.items():
+        for r in group:
+            if r not in files:
+                raise ValueError(f"The safetensor file of rank{r} is needed for converting rank{ranks}'s "
+                                 f"safetensor, but it is missing.")
+    for group, ranks in groups.items():
+        total: dict[str, dict[int, Any]] = defaultdict(dict)
+        for r in group:
+            for name, value in _safetensors.read(files[r])[0]:
+                total[name][r % src_n] = value
+        for rank in ranks:
+            folder = os.path.join(dst_dir, f"rank_{rank}")
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            items = dict(_transform_rank(rank, total, src_all, dst_all))
+            path = os.path.join(folder, f"{prefix}{rank}.{output_format}")
+            if output_format == "ckpt":
+                _ckpt_format.write(path, list(items.items()))
+            elif items:
+                save_safetensors(path, items, {"format": "ms"})
 
 
 def _transform_stage(files: dict[int, str], dst_dir: str, prefix: str, src_file: Any, src: dict[str, Any],
@@ -304,20 +359,33 @@ def load_distributed_checkpoint(network: Cell, checkpoint_filenames: list[str] |
                                 unified_safetensors_dir: str | None = None, dst_safetensors_dir: str | None = None,
                                 rank_id: int | None = None, output_format: str = "safetensors",
                                 name_map: dict[str, str] | None = None, max_process_num: int = 64,
-                                return_param_dict: bool = False) -> bool:
+                                return_param_dict: bool = False) -> Any:
     """Load the per-rank checkpoints of a sharded training run (one file per training rank, in rank order) into
     ``network``: each parameter is put together from its slices with ``train_strategy_filename``.
 
     The network's Parameters hold whole values here (the engine lays them out over the devices itself), so a
-    ``predict_strategy`` is checked as MindSpore checks it and the whole value is loaded. Only ``format='ckpt'``
-    without encryption is supported. Returns True.
+    ``predict_strategy`` is checked as MindSpore checks it and the whole value is loaded. ``format='safetensors'``
+    reads a ``unified_safetensors`` directory: into ``network`` (whole values; returns ``load_param_into_net``'s
+    result, or the parameter dict with ``return_param_dict``), or, with no network, writes each rank's slices under
+    ``predict_strategy`` to ``dst_safetensors_dir/rank_<id>/net.<output_format>``. Encrypted checkpoints are not
+    supported. Returns True.
     """
     if format not in ("safetensors", "ckpt") or output_format not in ("safetensors", "ckpt"):
         raise ValueError(f"For 'load_distributed_checkpoint', 'format' and 'output_format' must be 'ckpt' or "
                          f"'safetensors', but got {format}.")
     if format == "safetensors":
-        raise NotImplementedError("load_distributed_checkpoint: format='safetensors' (unified safetensors "
-                                  "directories) is not supported; use format='ckpt'.")
+        if unified_safetensors_dir is None:
+            raise ValueError("For 'load_distributed_checkpoint', 'unified_safetensors_dir' can not be None when "
+                             "format is 'safetensors'.")
+        for unsupported in (checkpoint_filenames, train_strategy_filename, dec_key):
+            if unsupported is not None:
+                raise ValueError(f"For 'load_distributed_checkpoint', {unsupported} must be None when format is "
+                                 f"'safetensors'.")
+        if strict_load or dec_mode != "AES-GCM":
+            raise ValueError("For 'load_distributed_checkpoint', strict_load and dec_mode must be default when "
+                             "format is 'safetensors'.")
+        return load_unified(network, unified_safetensors_dir, predict_strategy, dst_safetensors_dir, rank_id,
+                            output_format, name_map, return_param_dict)
     if not isinstance(network, Cell):
         raise TypeError(f"For 'load_distributed_checkpoint', the argument 'network' must be a Cell, but got "
                         f"{type(network).__name__}.")

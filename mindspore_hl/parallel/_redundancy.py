@@ -26,10 +26,13 @@ def _layouts(path: str) -> dict[str, tuple[list[int], list[int], int, int]]:
     return out
 
 
-def parameter_redundancy(strategy_file: str, initial_rank: int | None = None) -> dict[str, tuple[tuple[int, ...], ...]]:
+def parameter_redundancy(strategy_file: str | dict[str, Any],
+                         initial_rank: int | None = None) -> dict[str, tuple[tuple[int, ...], ...]]:
     """``{parameter: groups of ranks holding identical slices}``, sorted by name; each group's ranks ascending,
-    groups in slice order. ``initial_rank`` (default: the first rank of this rank's pipeline stage) offsets them."""
-    layouts = _layouts(strategy_file)
+    groups in slice order. ``initial_rank`` (default: the first rank of this rank's pipeline stage) offsets them.
+    ``strategy_file`` may also be a layout dict ``{name: [dev_matrix, tensor_map, ...]}`` (no optimizer shard)."""
+    layouts = _layouts(strategy_file) if isinstance(strategy_file, str) else \
+        {k: (list(v[0]), list(v[1]), 0, 0) for k, v in strategy_file.items()}
     if initial_rank is None:
         n = 1
         for d in next(iter(layouts.values()))[0] if layouts else []:

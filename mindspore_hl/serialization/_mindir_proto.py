@@ -6,15 +6,12 @@ MindSpore's: a file written with these classes is read by real MindSpore, and th
 """
 from __future__ import annotations
 
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+from ..common._proto_schema import message_classes
 
 __all__ = ["ModelProto", "GraphProto", "NodeProto", "AttributeProto", "TensorProto", "ValueInfoProto",
            "PrimitiveProto", "ATTR", "DTYPE"]
 
-_F = descriptor_pb2.FieldDescriptorProto
-_OPT, _REP = _F.LABEL_OPTIONAL, _F.LABEL_REPEATED
-_SCALAR = {"string": _F.TYPE_STRING, "bytes": _F.TYPE_BYTES, "int64": _F.TYPE_INT64, "int32": _F.TYPE_INT32,
-           "uint64": _F.TYPE_UINT64, "float": _F.TYPE_FLOAT, "double": _F.TYPE_DOUBLE, "bool": _F.TYPE_BOOL}
+_OPT, _REP = "optional", "repeated"
 
 #: AttributeProto.AttributeType (the kind of value an attribute or constant holds).
 ATTR = {name: i for i, name in enumerate(
@@ -65,38 +62,11 @@ _MESSAGES = {
         ("name", 1, _OPT, "string"), ("op_type", 2, _OPT, "string"), ("attribute", 3, _REP, "AttributeProto"),
         ("instance_name", 4, _OPT, "string"), ("prim_type", 5, _OPT, "enum:PrimType")],
 }
-_ENUMS = {"AttributeType": ("AttributeProto", ATTR),
-          "PrimType": ("PrimitiveProto", {"PRIMITIVE": 1, "PRIMITIVE_FUNCTION": 2})}
+_ENUMS = {"AttributeProto": {"AttributeType": ATTR},
+          "PrimitiveProto": {"PrimType": {"PRIMITIVE": 1, "PRIMITIVE_FUNCTION": 2}}}
 # ExternalDataProto is nested in TensorProto in MindSpore's schema; its wire format is the same at top level.
 
-
-def _build() -> dict[str, type]:
-    fdp = descriptor_pb2.FileDescriptorProto(name="mindspore_hl_mind_ir.proto", package="mind_ir",
-                                             syntax="proto2")
-    for msg_name, fields in _MESSAGES.items():
-        msg = fdp.message_type.add(name=msg_name)
-        for enum_name, (owner, values) in _ENUMS.items():
-            if owner == msg_name:
-                enum = msg.enum_type.add(name=enum_name)
-                for value_name, number in values.items():
-                    enum.value.add(name=value_name, number=number)
-        for name, number, label, kind in fields:
-            field = msg.field.add(name=name, number=number, label=label)
-            if kind in _SCALAR:
-                field.type = _SCALAR[kind]
-            elif kind.startswith("enum:"):
-                field.type = _F.TYPE_ENUM
-                field.type_name = f".mind_ir.{msg_name}.{kind[5:]}"
-            else:
-                field.type = _F.TYPE_MESSAGE
-                field.type_name = f".mind_ir.{kind}"
-    pool = descriptor_pool.DescriptorPool()
-    pool.Add(fdp)
-    return {name: message_factory.GetMessageClass(pool.FindMessageTypeByName(f"mind_ir.{name}"))
-            for name in _MESSAGES}
-
-
-_CLASSES = _build()
+_CLASSES = message_classes("mindspore_hl_mind_ir.proto", "mind_ir", _MESSAGES, _ENUMS)
 ModelProto = _CLASSES["ModelProto"]
 GraphProto = _CLASSES["GraphProto"]
 NodeProto = _CLASSES["NodeProto"]

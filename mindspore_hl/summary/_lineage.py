@@ -10,14 +10,11 @@ import json
 import time
 from typing import Any
 
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+from ..common._proto_schema import message_classes
 
 __all__ = ["train_lineage_event", "eval_lineage_event", "user_info_event"]
 
-_F = descriptor_pb2.FieldDescriptorProto
 _PKG = "mindspore_hl.lineage"
-_TYPES = {"double": _F.TYPE_DOUBLE, "float": _F.TYPE_FLOAT, "int64": _F.TYPE_INT64, "int32": _F.TYPE_INT32,
-          "string": _F.TYPE_STRING}
 # message -> [(field, number, type)]; "map:<value type>" fields are map<string, value type>
 _SCHEMA = {
     "LineageEvent": [("wall_time", 1, "double"), ("step", 2, "int64"), ("version", 3, "string"),
@@ -37,29 +34,9 @@ _SCHEMA = {
 }
 
 
-def _build() -> Any:
-    fdp = descriptor_pb2.FileDescriptorProto(name="mindspore_hl_lineage.proto", package=_PKG, syntax="proto2")
-    for msg_name, fields in _SCHEMA.items():
-        msg = fdp.message_type.add(name=msg_name)
-        for name, number, type_name in fields:
-            fd = msg.field.add(name=name, number=number, label=_F.LABEL_OPTIONAL)
-            if type_name.startswith("map:"):
-                entry = msg.nested_type.add(name="".join(w.capitalize() for w in name.split("_")) + "Entry")
-                entry.options.map_entry = True
-                entry.field.add(name="key", number=1, label=_F.LABEL_OPTIONAL, type=_F.TYPE_STRING)
-                entry.field.add(name="value", number=2, label=_F.LABEL_OPTIONAL, type=_TYPES[type_name[4:]])
-                fd.label, fd.type = _F.LABEL_REPEATED, _F.TYPE_MESSAGE
-                fd.type_name = f".{_PKG}.{msg_name}.{entry.name}"
-            elif type_name in _TYPES:
-                fd.type = _TYPES[type_name]
-            else:
-                fd.type, fd.type_name = _F.TYPE_MESSAGE, f".{_PKG}.{type_name}"
-    pool = descriptor_pool.DescriptorPool()
-    pool.Add(fdp)
-    return message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{_PKG}.LineageEvent"))
-
-
-LineageEvent = _build()
+LineageEvent = message_classes("mindspore_hl_lineage.proto", _PKG, {
+    msg: [(name, number, "optional", kind) for name, number, kind in fields] for msg, fields in _SCHEMA.items()
+})["LineageEvent"]
 
 
 def _event(step: int) -> Any:

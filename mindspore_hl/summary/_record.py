@@ -35,6 +35,7 @@ from tensorboardX.record_writer import RecordWriter
 
 from ..common.tensor import Tensor
 from . import _ops
+from ._landscape_proto import LossLandscape, landscape_summary
 from ._lineage import LineageEvent
 
 __all__ = ["SummaryRecord", "FLUSH_SECONDS"]
@@ -42,7 +43,7 @@ __all__ = ["SummaryRecord", "FLUSH_SECONDS"]
 _log = logging.getLogger(__name__)
 FLUSH_SECONDS = 5.0
 _HISTOGRAM_BINS = 30  # linear buckets between the minimum and the maximum
-_PLUGINS = ("scalar", "image", "histogram", "tensor", "graph", "text")
+_PLUGINS = ("scalar", "image", "histogram", "tensor", "graph", "text", "landscape")
 _LINEAGE_PLUGINS = ("train_lineage", "eval_lineage", "dataset_graph", "custom_lineage_data")
 _TF_DTYPES = {"float16": 19, "float32": 1, "float64": 2, "int32": 3, "int64": 9, "uint8": 4, "bool": 10,
               "int8": 6, "int16": 5, "uint16": 17, "uint32": 22, "uint64": 23}
@@ -219,8 +220,8 @@ class SummaryRecord:
 
         Args:
             plugin (str): 'scalar', 'image' ((N, C, H, W) batch), 'histogram', 'tensor', 'graph' (a GraphDef),
-                'text' (a str; an addition), or a lineage plugin ('train_lineage', 'eval_lineage',
-                'custom_lineage_data': a LineageEvent).
+                'text' (a str; an addition), 'landscape' (a LossLandscape), or a lineage plugin ('train_lineage',
+                'eval_lineage', 'custom_lineage_data': a LineageEvent).
             name (str): the tag.
             value: a Tensor / array / number (or the object the plugin takes).
         """
@@ -235,6 +236,10 @@ class SummaryRecord:
         if plugin == "graph":
             if not isinstance(value, GraphDef):
                 raise TypeError(f"For 'add_value', a 'graph' value must be a GraphDef, but got {type(value).__name__}.")
+        elif plugin == "landscape":
+            if not isinstance(value, LossLandscape):
+                raise TypeError(f"For 'add_value', a 'landscape' value must be a LossLandscape, but got "
+                                f"{type(value).__name__}.")
         elif plugin == "text":
             if not isinstance(value, str):
                 raise TypeError(f"For 'add_value', a 'text' value must be a str, but got {type(value).__name__}.")
@@ -256,6 +261,8 @@ class SummaryRecord:
             return histogram_summary(tag, value)
         if plugin == "tensor":
             return tensor_summary(tag, value)
+        if plugin == "landscape":
+            return landscape_summary(tag, value)
         return text_summary(tag, value)
 
     def record(self, step: int, train_network: Any = None,

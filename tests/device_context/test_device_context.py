@@ -8,8 +8,15 @@ import pytest
 
 import mindspore_hl as ms
 from mindspore_hl import ops
+from mindspore_hl._engine import _state
 from mindspore_hl.device_context import cpu, gpu
 from mindspore_hl.device_context.gpu import op_precision
+
+
+@pytest.fixture(autouse=True)
+def _mindspore_defaults():
+    """The defaults themselves (conftest keeps GPU convolutions in full float32 for the oracle replays)."""
+    _state.reset()
 
 
 def _hlo(fn, *arrays):
@@ -46,7 +53,7 @@ def test_switches_change_what_is_compiled_and_reset_restores_them():
     assert _precisions(_hlo(_conv, X, W1), "dot_general") == {"HIGHEST"}
     layer = ms.nn.Conv3d(16, 4, 3, has_bias=False, weight_init="ones")
     assert _precisions(_hlo(layer, np.ones((1, 16, 4, 4, 4), np.float32)), "convolution") == {"HIGHEST"}
-    ms._engine._state.reset()
+    _state.reset()
     assert _precisions(_hlo(ops.matmul, A, B), "dot_general") == {"HIGHEST"}
 
 
