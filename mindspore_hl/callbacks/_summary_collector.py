@@ -8,7 +8,8 @@ only in the lineage), ``input_data/auto`` (image grid of the first column of the
 traced train step as a TensorBoard graph. Each ``fit`` evaluation: scalars ``eval/<metric>`` and
 ``eval/loss``. Lineage (optimizer, learning rate, loss function, epochs, batch size, dataset size, network,
 final loss, eval metrics, ``custom_lineage_data``) goes to the ``_lineage`` file in MindSpore's format and,
-as TensorBoard hparams, into the event file.
+as TensorBoard hparams, into the event file. With ``collect_landscape`` (on by default, as in MindSpore: steps
+1-19), the interval checkpoints and ``ckpt_dir/train_metadata.json`` that ``SummaryLandscape`` reads.
 """
 from __future__ import annotations
 

@@ -6,9 +6,10 @@ neither ``protoc`` nor generated modules; fields a real file holds beyond these 
 nothing is lost on reading.
 
 A schema maps each message name to its fields ``(name, number, label, kind)``: ``label`` is ``"optional"``,
-``"repeated"`` or ``"required"``; ``kind`` is a scalar type (``"int64"``, ``"string"``...), another message's name,
-``"enum:<Name>"`` for an enum declared in ``enums`` for this message, or ``"map:<scalar>"`` for a
-``map<string, scalar>``.
+``"repeated"``, ``"packed"`` (repeated, packed on the wire) or ``"required"``; ``kind`` is a scalar type
+(``"int64"``, ``"string"``...), another message's name, ``"enum:<Name>"`` for an enum declared in ``enums`` for
+this message, or ``"map:<scalar>"`` for a ``map<string, scalar>``. A dotted message name (``"Outer.Inner"``)
+declares a message nested in an earlier one.
 
 >>> classes = message_classes("demo.proto", "demo", {"Point": [("x", 1, "optional", "int32"),
 ...                                                            ("tags", 2, "repeated", "string")]})
@@ -25,7 +26,8 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 __all__ = ["message_classes"]
 
 _F = descriptor_pb2.FieldDescriptorProto
-_LABELS = {"optional": _F.LABEL_OPTIONAL, "repeated": _F.LABEL_REPEATED, "required": _F.LABEL_REQUIRED}
+_LABELS = {"optional": _F.LABEL_OPTIONAL, "repeated": _F.LABEL_REPEATED, "packed": _F.LABEL_REPEATED,
+           "required": _F.LABEL_REQUIRED}
 _SCALARS = {"string": _F.TYPE_STRING, "bytes": _F.TYPE_BYTES, "int64": _F.TYPE_INT64, "int32": _F.TYPE_INT32,
             "uint64": _F.TYPE_UINT64, "uint32": _F.TYPE_UINT32, "float": _F.TYPE_FLOAT, "double": _F.TYPE_DOUBLE,
             "bool": _F.TYPE_BOOL}
@@ -44,14 +46,19 @@ def message_classes(file_name: str, package: str, messages: Mapping[str, Sequenc
         enums: message name -> {enum name: {value name: number}}, the enums nested in that message.
     """
     fdp = descriptor_pb2.FileDescriptorProto(name=file_name, package=package, syntax=syntax)
+    declared: dict[str, descriptor_pb2.DescriptorProto] = {}
     for msg_name, fields in messages.items():
-        msg = fdp.message_type.add(name=msg_name)
+        outer, _, inner = msg_name.rpartition(".")
+        msg = declared[outer].nested_type.add(name=inner) if outer else fdp.message_type.add(name=msg_name)
+        declared[msg_name] = msg
         for enum_name, values in (enums or {}).get(msg_name, {}).items():
             enum = msg.enum_type.add(name=enum_name)
             for value_name, number in values.items():
                 enum.value.add(name=value_name, number=number)
         for name, number, label, kind in fields:
             field = msg.field.add(name=name, number=number, label=_LABELS[label])
+            if label == "packed":
+                field.options.packed = True
             if kind in _SCALARS:
                 field.type = _SCALARS[kind]
             elif kind.startswith("enum:"):

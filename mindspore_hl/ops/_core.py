@@ -23,6 +23,7 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 _F64 = np.dtype(np.float64)
 _F32 = np.dtype(np.float32)
+_C128 = np.dtype(np.complex128)
 _PASS_THROUGH = (jax.errors.TracerBoolConversionError, jax.errors.ConcretizationTypeError,
                  jax.errors.TracerIntegerConversionError)
 _TRACE = _state.trace  # its op_observer sees every op call while an exporter records a network
@@ -48,8 +49,9 @@ def unwrap(x: Any) -> Any:
 
 
 def _has_f64(values):
+    """Whether an input is double precision: Float64, or Complex128 (whose real and imaginary parts are)."""
     for v in values:
-        if is_f64(v) or isinstance(v, (list, tuple)) and _has_f64(v):
+        if is_f64(v) or getattr(v, "dtype", None) is _C128 or isinstance(v, (list, tuple)) and _has_f64(v):
             return True
     return False
 

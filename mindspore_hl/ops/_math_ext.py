@@ -248,7 +248,17 @@ def bitwise_right_shift(input: Tensor, other: Tensor | float) -> Tensor:
 
 @op("inv")
 def inv(x: Tensor) -> Tensor:
-    """Elementwise 1 / x."""
+    """Elementwise 1 / x; on int32 / int64 the quotient truncated toward zero, and 1 / 0 the type's minimum,
+    as MindSpore's kernel computes it (other integer types have no kernel there).
+
+    >>> import mindspore_hl as ms
+    >>> inv(ms.Tensor([0, 1, 2, -1], ms.int32))
+    Tensor(shape=[4], dtype=Int32, value= [-2147483648,           1,           0,          -1])
+    """
+    if jnp.issubdtype(x.dtype, jnp.integer):
+        check(x.dtype in (jnp.int32, jnp.int64), "inv", f"'x' must be a float, complex, int32 or int64 tensor, but "
+              f"got {x.dtype}.", TypeError)
+        return jnp.where(x == 0, jnp.iinfo(x.dtype).min, jnp.where(jnp.abs(x) == 1, x, 0)).astype(x.dtype)
     return jnp.reciprocal(_f(x))
 
 

@@ -11,7 +11,9 @@ Distributed checkpoints: a sharded step compiled with ``strategy_ckpt_save_file`
 file (``_engine._strategy_ckpt``); ``build_searched_strategy`` / ``merge_pipeline_strategys`` /
 ``restore_group_info_list`` read such files (``_strategy_file``) and ``rank_list_for_transform`` /
 ``transform_checkpoint_by_rank`` / ``transform_checkpoints`` / ``load_distributed_checkpoint`` re-slice per-rank
-``.ckpt`` files with them (``_ckpt_transform``).
+``.ckpt`` / ``.safetensors`` files with them (``_ckpt_transform``, ``_unified_load``); ``unified_safetensors`` merges
+per-rank safetensors into whole parameters (``_unified_safetensors``); ``parameter_broadcast`` gives the ranks of a
+redundancy group their owner's values (``_parameter_broadcast``).
 """
 from __future__ import annotations
 

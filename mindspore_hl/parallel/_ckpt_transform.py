@@ -374,18 +374,9 @@ def load_distributed_checkpoint(network: Cell, checkpoint_filenames: list[str] |
         raise ValueError(f"For 'load_distributed_checkpoint', 'format' and 'output_format' must be 'ckpt' or "
                          f"'safetensors', but got {format}.")
     if format == "safetensors":
-        if unified_safetensors_dir is None:
-            raise ValueError("For 'load_distributed_checkpoint', 'unified_safetensors_dir' can not be None when "
-                             "format is 'safetensors'.")
-        for unsupported in (checkpoint_filenames, train_strategy_filename, dec_key):
-            if unsupported is not None:
-                raise ValueError(f"For 'load_distributed_checkpoint', {unsupported} must be None when format is "
-                                 f"'safetensors'.")
-        if strict_load or dec_mode != "AES-GCM":
-            raise ValueError("For 'load_distributed_checkpoint', strict_load and dec_mode must be default when "
-                             "format is 'safetensors'.")
         return load_unified(network, unified_safetensors_dir, predict_strategy, dst_safetensors_dir, rank_id,
-                            output_format, name_map, return_param_dict)
+                            output_format, name_map, return_param_dict,
+                            (checkpoint_filenames, train_strategy_filename, dec_key, strict_load, dec_mode))
     if not isinstance(network, Cell):
         raise TypeError(f"For 'load_distributed_checkpoint', the argument 'network' must be a Cell, but got "
                         f"{type(network).__name__}.")

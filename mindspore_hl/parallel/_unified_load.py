@@ -76,8 +76,19 @@ def _rank_params(folder: str, strategy: Any, rank_id: int, name_map: dict[str, s
 
 def load_unified(network: Cell | None, folder: str | None, predict_strategy: Any, dst_dir: str | None,
                  rank_id: int | None, output_format: str, name_map: dict[str, str] | None,
-                 return_param_dict: bool) -> Any:
-    """The ``format='safetensors'`` branch of ``load_distributed_checkpoint`` (its arguments already checked)."""
+                 return_param_dict: bool, ckpt_args: tuple[Any, ...] = (None, None, None, False, "AES-GCM")) -> Any:
+    """The ``format='safetensors'`` branch of ``load_distributed_checkpoint``; ``ckpt_args``: its
+    ``(checkpoint_filenames, train_strategy_filename, dec_key, strict_load, dec_mode)``, which must stay unset."""
+    if folder is None:
+        raise ValueError("For 'load_distributed_checkpoint', 'unified_safetensors_dir' can not be None when format "
+                         "is 'safetensors'.")
+    for unsupported in ckpt_args[:3]:
+        if unsupported is not None:
+            raise ValueError(f"For 'load_distributed_checkpoint', {unsupported} must be None when format is "
+                             f"'safetensors'.")
+    if ckpt_args[3] or ckpt_args[4] != "AES-GCM":
+        raise ValueError("For 'load_distributed_checkpoint', strict_load and dec_mode must be default when format is "
+                         "'safetensors'.")
     if not isinstance(folder, str) or not os.path.isdir(folder):
         raise ValueError(f"For 'load_distributed_checkpoint', 'unified_safetensors_dir' must be the directory "
                          f"written by unified_safetensors, but got {folder!r}.")

@@ -169,6 +169,9 @@ def unified_safetensors(src_dir: str, src_strategy_file: str, dst_dir: str, merg
         with open(os.path.join(dst_dir, "param_name_map.json"), "w") as fp:
             fp.write(json.dumps({"metadata": {"total_size": sum(sizes.values())}, "weight_map": weight_map},
                                 indent=4))
+    if not isinstance(max_process_num, int) or max_process_num < 1:
+        raise ValueError(f"For 'unified_safetensors', 'max_process_num' must be a positive int, but got "
+                         f"{max_process_num!r}; number sections must be larger than 0.")
     if not todo:
         raise ValueError(f"For 'unified_safetensors', there is no part file to write: {n_parts} part(s) of "
                          f"parameters shared by the tasks of split_dst_file={split_dst_file}; number sections must "

@@ -33,9 +33,10 @@ class _NodeImpl:
         self.arg_asts: list[ast.expr | None] = [None] * len(self.args)
         self.kwarg_asts: dict[str, ast.expr | None] = dict.fromkeys(self.kwargs)
         self.func_ast: ast.expr | None = None
+        self.target_ast: ast.expr | None = None
         self.stmt: ast.stmt | None = None      # Python nodes: the statement itself
         self.ops: list[ast.AST] = []           # MathOps: the operator(s)
-        self.math_kind: type | None = None     # MathOps: ast.BinOp / UnaryOp / BoolOp / Compare
+        self.ast_kind: type | None = None      # MathOps: ast.BinOp...; ControlFlow: ast.If / For / While
         self.body: list[_NodeImpl] = []        # ControlFlow / CellContainer contents
         self.loop_target: ast.expr | None = None
         self.orelse_of: _NodeImpl | None = None  # an else_node's if/for/while node
@@ -97,6 +98,8 @@ class _NodeImpl:
                 for k, v in self.kwargs.items()]
 
     def targets_ast(self) -> ast.expr:
+        if self.target_ast is not None:
+            return copy.deepcopy(self.target_ast)
         elts = [to_ast(t) for t in self.targets]
         return elts[0] if len(elts) == 1 else ast.Tuple(elts=elts, ctx=ast.Store())
 

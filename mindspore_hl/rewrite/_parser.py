@@ -123,7 +123,7 @@ class _Parser:
         source = stmt.iter if isinstance(stmt, ast.For) else stmt.test
         node = _NodeImpl(NodeType.ControlFlow, f"{kind}_node", [], None, [from_ast(source)])
         node.arg_asts = [source]
-        node.math_kind = type(stmt)
+        node.ast_kind = type(stmt)
         loop_vars: set[str] = set()
         if isinstance(stmt, ast.For):
             node.loop_target = stmt.target
@@ -136,7 +136,7 @@ class _Parser:
             other = _NodeImpl(NodeType.ControlFlow, else_name, [], None, list(node.args))
             other.arg_asts = [source]
             other.orelse_of = node
-            other.math_kind = type(stmt)
+            other.ast_kind = type(stmt)
             self.tree.append(other, container)
             self.body(stmt.orelse, other.body)
         self.loop_vars.pop()
@@ -148,10 +148,10 @@ class _Parser:
             if any(kw.arg is None for kw in value.keywords):
                 self._python(stmt, container)  # `f(**kw)` has no ScopedValue form
                 return
-            self.tree.append(self.call(value, targets), container)
+            self._append_assign(self.call(value, targets), stmt, container)
             return
         if isinstance(value, (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare)):
-            self.tree.append(_math_node(value, targets), container)
+            self._append_assign(_math_node(value, targets), stmt, container)
             return
         if isinstance(value, ast.Subscript):
             node = _NodeImpl(NodeType.CallMethod, "subscript_var", targets, ScopedValue.create_naming_value(
@@ -164,19 +164,23 @@ class _Parser:
             node = _NodeImpl(NodeType.CallMethod, name, targets, ScopedValue.create_naming_value(name),
                              [from_ast(e) for e in value.elts])
             node.arg_asts = list(value.elts)
-            self.tree.append(node, container)
+            self._append_assign(node, stmt, container)
             return
         elif (isinstance(value, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str)
                                                   for k in value.keys) and _simple_elts(value.values)):
             node = _NodeImpl(NodeType.CallMethod, "dict", targets, ScopedValue.create_naming_value("dict"), [],
                              {k.value: from_ast(v) for k, v in zip(value.keys, value.values)})
             node.kwarg_asts = {k.value: v for k, v in zip(value.keys, value.values)}
-            self.tree.append(node, container)
+            self._append_assign(node, stmt, container)
             return
         else:
             self._python(stmt, container)
             return
         node.arg_asts = [value]
+        self._append_assign(node, stmt, container)
+
+    def _append_assign(self, node: _NodeImpl, stmt: ast.Assign, container: list[_NodeImpl]) -> None:
+        node.target_ast = stmt.targets[0]  # written back as parsed: `p, (q, r) = ...` keeps its nesting
         self.tree.append(node, container)
 
     def call(self, call: ast.Call, targets: list[ScopedValue]) -> _NodeImpl:
@@ -245,7 +249,7 @@ def _math_node(value: ast.expr, targets: list[ScopedValue]) -> _NodeImpl:
                      [from_ast(o) for o in operands])
     node.arg_asts = operands
     node.ops = ops
-    node.math_kind = type(value)
+    node.ast_kind = type(value)
     return node
 
 

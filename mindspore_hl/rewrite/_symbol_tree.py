@@ -165,9 +165,9 @@ class _TreeImpl:
     def _control_flow(self, node: _NodeImpl, partner: _NodeImpl | None) -> ast.stmt:
         body = self._stmts(node.body) or [ast.Pass()]
         orelse = self._stmts(partner.body) if partner is not None else []
-        if node.math_kind is ast.For:
+        if node.ast_kind is ast.For:
             return ast.For(target=copy.deepcopy(node.loop_target), iter=node.arg_ast(0), body=body, orelse=orelse)
-        kind = ast.While if node.math_kind is ast.While else ast.If
+        kind = ast.While if node.ast_kind is ast.While else ast.If
         return kind(test=node.arg_ast(0), body=body, orelse=orelse)
 
     def get_code(self) -> str:
@@ -258,11 +258,11 @@ def _statement(node: _NodeImpl) -> ast.stmt | None:
         return ast.Return(value=node.arg_ast(0) if node.args else None)
     if kind == NodeType.MathOps:
         args = [node.arg_ast(i) for i in range(len(node.args))]
-        if node.math_kind is ast.BinOp:
+        if node.ast_kind is ast.BinOp:
             value: ast.expr = ast.BinOp(left=args[0], op=node.ops[0], right=args[1])
-        elif node.math_kind is ast.UnaryOp:
+        elif node.ast_kind is ast.UnaryOp:
             value = ast.UnaryOp(op=node.ops[0], operand=args[0])
-        elif node.math_kind is ast.BoolOp:
+        elif node.ast_kind is ast.BoolOp:
             value = ast.BoolOp(op=node.ops[0], values=args)
         else:
             value = ast.Compare(left=args[0], ops=node.ops, comparators=args[1:])

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from tensorboardX.proto.summary_pb2 import Summary
+
+from ..common._proto_schema import message_classes
 
 __all__ = ["LossLandscape", "TensorProto", "DATA_TYPES", "fill_array_to_tensor", "landscape_summary"]
 
-_F = descriptor_pb2.FieldDescriptorProto
 _PACKAGE = "mindspore_hl.irpb"
 # anf_ir ``DataType`` codes of the NumPy dtypes MindSpore's landscape writer accepts.
 DATA_TYPES = {np.dtype(np.bool_): 1, np.dtype(np.int8): 2, np.dtype(np.int16): 3, np.dtype(np.int32): 4,
@@ -25,48 +25,26 @@ DATA_TYPES = {np.dtype(np.bool_): 1, np.dtype(np.int8): 2, np.dtype(np.int16): 3
 _LOSS_LANDSCAPE_FIELD = 10  # Summary.Value.loss_landscape
 
 
-def _build() -> descriptor_pb2.FileDescriptorProto:
-    fdp = descriptor_pb2.FileDescriptorProto(name="mindspore_hl_landscape.proto", package=_PACKAGE, syntax="proto2")
-
-    def field(msg, name, number, kind, repeated=False, type_name=None, packed=False):
-        fd = msg.field.add(name=name, number=number, type=kind,
-                           label=_F.LABEL_REPEATED if repeated else _F.LABEL_OPTIONAL)
-        if type_name:
-            fd.type_name = f".{_PACKAGE}.{type_name}"
-        if packed:
-            fd.options.packed = True
-
-    tensor = fdp.message_type.add(name="TensorProto")
-    field(tensor, "dims", 1, _F.TYPE_INT64, repeated=True)
-    field(tensor, "data_type", 2, _F.TYPE_INT32)  # an enum in anf_ir.proto: the same varint on the wire
-    for name, number, kind in (("float_data", 3, _F.TYPE_FLOAT), ("int32_data", 4, _F.TYPE_INT32),
-                               ("int64_data", 5, _F.TYPE_INT64), ("double_data", 6, _F.TYPE_DOUBLE),
-                               ("uint64_data", 7, _F.TYPE_UINT64)):
-        field(tensor, name, number, kind, repeated=True, packed=True)
-    field(tensor, "raw_data", 8, _F.TYPE_BYTES)
-
-    landscape = fdp.message_type.add(name="LossLandscape")
-    point = landscape.nested_type.add(name="Point")
-    for name, number in (("x", 1), ("y", 2), ("z", 3)):
-        field(point, name, number, _F.TYPE_MESSAGE, type_name="TensorProto")
-    path = landscape.nested_type.add(name="LossPath")
-    field(path, "intervals", 1, _F.TYPE_INT32, repeated=True)
-    field(path, "points", 2, _F.TYPE_MESSAGE, type_name="LossLandscape.Point")
-    meta = landscape.nested_type.add(name="Metadata")
-    field(meta, "decomposition", 1, _F.TYPE_STRING)
-    field(meta, "unit", 2, _F.TYPE_STRING)
-    field(meta, "step_per_epoch", 3, _F.TYPE_INT32)
-    field(landscape, "landscape", 1, _F.TYPE_MESSAGE, type_name="LossLandscape.Point")
-    field(landscape, "loss_path", 2, _F.TYPE_MESSAGE, type_name="LossLandscape.LossPath")
-    field(landscape, "metadata", 3, _F.TYPE_MESSAGE, type_name="LossLandscape.Metadata")
-    field(landscape, "convergence_point", 4, _F.TYPE_MESSAGE, type_name="LossLandscape.Point")
-    return fdp
-
-
-_POOL = descriptor_pool.DescriptorPool()
-_POOL.Add(_build())
-TensorProto: Any = message_factory.GetMessageClass(_POOL.FindMessageTypeByName(f"{_PACKAGE}.TensorProto"))
-LossLandscape: Any = message_factory.GetMessageClass(_POOL.FindMessageTypeByName(f"{_PACKAGE}.LossLandscape"))
+_MESSAGES = {
+    "TensorProto": [
+        ("dims", 1, "repeated", "int64"),
+        ("data_type", 2, "optional", "int32"),  # an enum in anf_ir.proto: the same varint on the wire
+        ("float_data", 3, "packed", "float"), ("int32_data", 4, "packed", "int32"),
+        ("int64_data", 5, "packed", "int64"), ("double_data", 6, "packed", "double"),
+        ("uint64_data", 7, "packed", "uint64"), ("raw_data", 8, "optional", "bytes")],
+    "LossLandscape": [
+        ("landscape", 1, "optional", "LossLandscape.Point"), ("loss_path", 2, "optional", "LossLandscape.LossPath"),
+        ("metadata", 3, "optional", "LossLandscape.Metadata"),
+        ("convergence_point", 4, "optional", "LossLandscape.Point")],
+    "LossLandscape.Point": [("x", 1, "optional", "TensorProto"), ("y", 2, "optional", "TensorProto"),
+                            ("z", 3, "optional", "TensorProto")],
+    "LossLandscape.LossPath": [("intervals", 1, "repeated", "int32"), ("points", 2, "optional", "LossLandscape.Point")],
+    "LossLandscape.Metadata": [("decomposition", 1, "optional", "string"), ("unit", 2, "optional", "string"),
+                               ("step_per_epoch", 3, "optional", "int32")],
+}
+_CLASSES = message_classes("mindspore_hl_landscape.proto", _PACKAGE, _MESSAGES)
+TensorProto: Any = _CLASSES["TensorProto"]
+LossLandscape: Any = _CLASSES["LossLandscape"]
 
 
 def fill_array_to_tensor(array: np.ndarray, tensor: Any) -> Any:

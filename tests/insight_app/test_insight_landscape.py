@@ -1,16 +1,15 @@
-"""The loss landscape page: LossLandscape values written by mindspore_hl's SummaryRecord and in MindSpore's own
-event format (the values are real MindSpore 2.10's, from tests/fixtures/oracle/landscape.npz)."""
+"""The loss landscape page: LossLandscape values written by mindspore_hl's SummaryRecord, and the event file real
+MindSpore 2.10 wrote (both from tests/fixtures/oracle/landscape.npz)."""
 
 from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
 
-from insight_app import LogStore, _msproto, create_app
-from insight_app._framing import frame
-from insight_app._page_landscape import graphs
+from insight_app import LogStore, create_app
+from insight_app._page_landscape import graphs, read_landscapes
 from mindspore_hl.summary import SummaryRecord
-from mindspore_hl.summary._landscape_proto import LossLandscape, landscape_summary
+from mindspore_hl.summary._landscape_proto import LossLandscape
 from tests.oracle import load_cases
 
 FLOW = load_cases("landscape.npz")["landscape/flow"]
@@ -22,14 +21,8 @@ def _logs(tmp_path):
         for tag, raw, _ in VALUES:
             record.add_value("landscape", tag, LossLandscape.FromString(raw))
             record.record(0)
-    (tmp_path / "ms").mkdir()
-    records = [_msproto.Event(wall_time=1.0, version="MindSpore.Event:1").SerializeToString()]
-    for tag, raw, _ in VALUES:
-        event = _msproto.Event(wall_time=2.0, step=0)
-        # MindSpore's Summary bytes are the same as TensorBoard's for a (tag, field 10) value
-        event.summary.MergeFromString(landscape_summary(tag, LossLandscape.FromString(raw)).SerializeToString())
-        records.append(event.SerializeToString())
-    (tmp_path / "ms" / "events.out.events.summary.1.0.host_MS").write_bytes(b"".join(frame(r) for r in records))
+    (tmp_path / "ms").mkdir()  # the event file real MindSpore's gen_landscapes_with_multi_process wrote
+    (tmp_path / "ms" / "events.out.events.summary.1.0.host_MS").write_bytes(FLOW.inputs["ms_event_file"].tobytes())
     return tmp_path
 
 
@@ -50,6 +43,9 @@ def test_landscapes_of_both_formats_are_drawn(tmp_path):
     pca = items[0].figure
     assert "PCA" in pca["layout"]["title"]["text"] and pca["data"][1]["name"] == "training path"
     assert len(pca["data"][1]["x"]) == 5  # the 5 checkpoints of the interval
+    # the values read back are the bytes MindSpore wrote, from both files
+    for run in snap.sorted_runs():
+        assert [(tag, body) for tag, _, body in read_landscapes(run.path)] == [(t, raw) for t, raw, _ in VALUES]
     contour, _ = graphs(snap.sorted_runs(), "^ms$", "contour")
     assert len(contour) == len(VALUES) and contour[0].figure["data"][0]["type"] == "contour"
     go.Figure(contour[0].figure)

@@ -136,3 +136,26 @@ def test_scatter_nd_update_writes_the_parameter():
     p = ms.Parameter(Tensor(np.zeros((3, 2), np.float32)), name="p")
     out = ops.scatter_nd_update(p, Tensor(np.array([[1]], np.int32)), Tensor(np.ones((1, 2), np.float32)))
     assert out is p and p.asnumpy().tolist() == [[0, 0], [1, 1], [0, 0]]
+
+
+def test_inv_of_integers_truncates_as_mindspore():
+    # real MindSpore 2.10 (CPU): ops.inv(int32 [0, 1, 2, -1, 3]) = [-2147483648, 1, 0, -1, 0], Int32; int64 the
+    # same with its own minimum; int8 has no kernel (TypeError)
+    x = ms.Tensor(np.array([0, 1, 2, -1, 3], np.int32))
+    for f in (ops.inv, ops.Inv(), lambda t: t.inv()):
+        out = f(x)
+        assert out.dtype == ms.int32
+        np.testing.assert_array_equal(out.asnumpy(), [-2147483648, 1, 0, -1, 0])
+    np.testing.assert_array_equal(ops.inv(ms.Tensor(np.array([0, -1, 5], np.int64))).asnumpy(),
+                                  [np.iinfo(np.int64).min, -1, 0])
+    with pytest.raises(TypeError, match="int8"):
+        ops.inv(ms.Tensor(np.array([1], np.int8)))
+
+
+def test_complex128_inputs_keep_double_precision_results():
+    # real MindSpore 2.10: real / imag / angle of a Complex128 tensor are Float64 (Complex64 gives Float32)
+    z = ms.Tensor(np.array([1 + 2j, 3 - 1j], np.complex128))
+    for f in (ops.real, ops.imag, ops.angle):
+        assert f(z).dtype == ms.float64
+    assert ops.real(ms.Tensor(np.array([1 + 2j], np.complex64))).dtype == ms.float32
+    np.testing.assert_array_equal(ops.imag(z).asnumpy(), [2.0, -1.0])

@@ -8,12 +8,14 @@ import json
 import os
 import pathlib
 
+import ml_dtypes
 import numpy as np
 import pytest
 from oracle import FIXTURE_ROOT, load_cases
 
 import mindspore_hl as ms
 from mindspore_hl.parallel import _unified_safetensors
+from mindspore_hl.parallel._layout_math import slice_bounds
 from mindspore_hl.serialization import _ckpt_format, _safetensors
 
 CASES = load_cases(FIXTURE_ROOT / "dist_ckpt2.npz")
@@ -109,11 +111,31 @@ def test_unified_safetensors_output_loads_into_a_network(tmp_path):
     assert os.stat(tmp_path / "dst" / "part0.safetensors").st_mode & 0o777 == 0o400  # read-only, as MindSpore
 
 
+def test_unified_safetensors_merges_bfloat16_slices(tmp_path):
+    """bfloat16 slices (which MindSpore's CPU environment cannot write) merge to the whole array: NumPy slicing of
+    the whole array is the reference."""
+    case = CASES["unified_safetensors/basic"]  # its strategy: w over dev [2, 2] with tensor_map [1, 0]
+    _, strategy, _ = _setup(case, tmp_path)
+    whole = np.arange(32, dtype=np.float32).reshape(4, 8).astype(ml_dtypes.bfloat16)
+    for r in range(4):
+        (tmp_path / "bf" / f"rank_{r}").mkdir(parents=True)
+        part = whole[slice_bounds(r, [2, 2], [1, 0], whole.shape)]
+        _safetensors.write(tmp_path / "bf" / f"rank_{r}" / "net.safetensors", [("w", part)], {"format": "ms"})
+    ms.unified_safetensors(str(tmp_path / "bf"), strategy, str(tmp_path / "out"))
+    (name, got), = _safetensors.read(tmp_path / "out" / "part0.safetensors")[0]
+    assert name == "w" and got.dtype == ml_dtypes.bfloat16
+    np.testing.assert_array_equal(got.astype(np.float32), whole.astype(np.float32))
+    index = json.loads((tmp_path / "out" / "param_name_map.json").read_text())
+    assert index == {"metadata": {"total_size": 64}, "weight_map": {"w": "part0.safetensors"}}
+
+
 def test_unified_safetensors_bad_arguments(tmp_path):
     case = CASES["unified_safetensors/basic"]
     src, strategy, _ = _setup(case, tmp_path)
     with pytest.raises(ValueError, match="split_dst_file"):
         ms.unified_safetensors(src, strategy, str(tmp_path / "d1"), split_dst_file=(3, 2))
+    with pytest.raises(ValueError, match="max_process_num"):
+        ms.unified_safetensors(src, strategy, str(tmp_path / "d3"), max_process_num=0)
     with pytest.raises(ValueError, match="choice_func"):
         ms.unified_safetensors(src, strategy, str(tmp_path / "d2"), choice_func=lambda name: 1)
     (tmp_path / "file").write_text("x")

@@ -112,3 +112,26 @@ if nn is not None:
         def construct(self, x):
             x = self.fc(x)
             return ops.abs(x)
+
+    class Assigns(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.dense = nn.Dense(4, 4)
+            self.relu = nn.ReLU()
+            self.steps = 2
+            self.concat = ops.Concat(axis=1)
+
+        def construct(self, x):
+            a = 1
+            b = x
+            k = self.steps
+            s = x[0]
+            d = {"w": a, "v": b}
+            p, (q, r) = x, (s, k)
+            y = self.concat((self.relu(self.dense(x)), b))
+            z = self.dense(x=self.relu(b))
+            while k > 0:
+                k = k - 1
+                z = self.relu(z) * 2
+            print("done", d["w"])
+            return y, z, q, p + r

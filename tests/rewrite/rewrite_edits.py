@@ -5,7 +5,7 @@ import re
 
 import numpy as np
 
-NETWORKS = [("MLP", (2, 4)), ("LeNet5", (1, 1, 32, 32)), ("Misc", (2, 4)), ("OpsNet", (2, 4))]
+NETWORKS = [("MLP", (2, 4)), ("LeNet5", (1, 1, 32, 32)), ("Misc", (2, 4)), ("OpsNet", (2, 4)), ("Assigns", (2, 4))]
 
 
 def _type_name(t):
@@ -137,7 +137,8 @@ def mlp_call_function(stree, api):
 
 mlp_call_function.network = ("MLP", (2, 4))
 
-EDITS = [mlp_call_function, mlp_insert, mlp_replace_erase, lenet_primitive, misc_subtree_and_loop, mlp_custom_object, lenet_erase_if]
+EDITS = [mlp_call_function, mlp_insert, mlp_replace_erase, lenet_primitive, misc_subtree_and_loop, mlp_custom_object,
+         lenet_erase_if]
 
 
 def create_from_non_cell(corpus, api):

@@ -7,11 +7,12 @@
 Case ``landscape/flow``: a two-layer Dense net with fixed initial weights trains 3 epochs of 2 batches (SGD) with
 ``collect_landscape`` (steps 1-5, grid 3x3, 8 samples); then ``np.random.seed(123)`` and
 ``gen_landscapes_with_multi_process`` on one device. Inputs: the data, the initial weights, the parameters of
-each interval checkpoint (``ckpt/<step>/<name>``). Outputs: for each LossLandscape value written (PCA, then
-Random), its serialized bytes (uint8) and its arrays. Meta: the checkpoint file names, train_metadata.json
-(without the directory) and the tags. Case ``collector/default``: the checkpoint files a default
-``SummaryCollector`` leaves (steps 1-19 of the default intervals); ``collector/epoch_sink``: ``unit='epoch'`` in
-sink mode. ``errors/*``: argument errors.
+each interval checkpoint (``ckpt/<step>/<name>``) and the event file gen_landscapes wrote (``ms_event_file``).
+Outputs: for each LossLandscape value written (PCA, then Random), its serialized bytes (uint8) and its arrays.
+Meta: the checkpoint file names, train_metadata.json (without the directory) and the tags.
+Case ``collector/default``: the checkpoint files a default ``SummaryCollector`` leaves (steps 1-19 of the default
+intervals); ``collector/epoch_sink``: ``unit='epoch'`` in sink mode. ``pca/*``: MindSpore's ``_PCA`` on random
+trajectories (the exact and the randomized SVD path). ``errors/*``: argument errors.
 """
 import glob
 import json
@@ -67,25 +68,28 @@ def callback_fn():
     return Model(net, loss_fn(), metrics=metrics), net, data(), metrics
 
 
+def landscape_values_of(path):
+    """(tag, LossLandscape) of every landscape value in one event file."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    pos = 0
+    while pos < len(raw):
+        (n,) = struct.unpack("<Q", raw[pos:pos + 8])
+        body = raw[pos + 12:pos + 12 + n]
+        pos += 16 + n
+        try:
+            event = Event.FromString(body)
+        except DecodeError:  # a TensorBoard-only record of a mindspore_hl file (e.g. a TF GraphDef)
+            continue
+        for value in event.summary.value:
+            if value.HasField("loss_landscape"):
+                yield value.tag, value.loss_landscape
+
+
 def landscape_values(directory):
     """(tag, LossLandscape) of every landscape value in the event files of ``directory``."""
-    found = []
-    for path in sorted(set(glob.glob(os.path.join(directory, "*_MS")))):
-        with open(path, "rb") as f:
-            raw = f.read()
-        pos = 0
-        while pos < len(raw):
-            (n,) = struct.unpack("<Q", raw[pos:pos + 8])
-            body = raw[pos + 12:pos + 12 + n]
-            pos += 16 + n
-            try:
-                event = Event.FromString(body)
-            except DecodeError:  # a TensorBoard-only record of a mindspore_hl file (e.g. a TF GraphDef)
-                continue
-            for value in event.summary.value:
-                if value.HasField("loss_landscape"):
-                    found.append((value.tag, value.loss_landscape))
-    return found
+    return [found for path in sorted(glob.glob(os.path.join(directory, "*_MS"))) for found in
+            landscape_values_of(path)]
 
 
 def arrays(point):
@@ -118,6 +122,10 @@ def record_flow(w):
     np.random.seed(123)
     SummaryLandscape(directory).gen_landscapes_with_multi_process(callback_fn, device_ids=[0])
     outputs, tags = [], []
+    for path in glob.glob(os.path.join(directory, "*_MS")):  # the file gen_landscapes wrote, kept whole
+        if any(True for _ in landscape_values_of(path)):
+            with open(path, "rb") as f:
+                inputs["ms_event_file"] = np.frombuffer(f.read(), np.uint8)
     for tag, msg in landscape_values(directory):
         tags.append([tag, msg.metadata.decomposition, msg.metadata.unit, msg.metadata.step_per_epoch,
                      list(msg.loss_path.intervals),
@@ -158,6 +166,15 @@ def record_epoch_sink(w):
           files=sorted(os.listdir(os.path.join(directory, "ckpt_dir"))), metadata=metadata)
 
 
+def record_pca(w):
+    # more than 500 features: MindSpore's randomized SVD path (exact while an interval has <= 13 checkpoints)
+    from mindspore.train.callback._landscape import _PCA
+    for k, features in ((3, 40), (5, 600)):
+        trajectory = np.random.RandomState(k).randn(k, features)
+        w.add(f"pca/{k}x{features}", inputs={"trajectory": trajectory},
+              outputs=[_PCA(n_comps=2).compute(np.array(trajectory.T))], name="_PCA")
+
+
 def record_errors(w):
     directory = tempfile.mkdtemp()
     bad = {"size_2": {"landscape_size": 2, "intervals": [[1, 2, 3]]},
@@ -189,6 +206,7 @@ def main():
         record_flow(w)
         record_default(w)
         record_epoch_sink(w)
+        record_pca(w)
         record_errors(w)
 
 
