@@ -100,3 +100,46 @@ def test_device_ctx_places_arrays_and_restores():
         with ms.DeviceCtx("CPU", 99):
             pass
     assert tuple(ms.get_current_device()) == ("CPU", 0)
+
+
+def test_cell_register_saved_tensors_hooks():
+    # real MindSpore 2.10, PYNATIVE: a Cell computing x * y with pack = t + 1 registered on it gives grads
+    # (y + 1, x + 1) with calls p, p, u, u; registered on a Cell called inside the differentiated one, they do not
+    # apply (grads of (x * y) * x unchanged, no calls). GRAPH_MODE applies them too (as the function decorator).
+    class Mul(ms.nn.Cell):
+        def construct(self, x, y):
+            return x * y
+
+    class Outer(ms.nn.Cell):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def construct(self, x, y):
+            return self.inner(x, y) * x
+
+    calls = []
+
+    def pack(t):
+        calls.append("p")
+        return t + 1
+
+    def unpack(t):
+        calls.append("u")
+        return t
+
+    x, y = ms.Tensor(np.array([1.0, 2.0], np.float32)), ms.Tensor(np.array([3.0, 4.0], np.float32))
+    net = Mul()
+    net.register_saved_tensors_hooks(pack, unpack)
+    assert net(x, y).asnumpy().tolist() == [3.0, 8.0] and calls == []
+    assert [g.asnumpy().tolist() for g in ms.grad(net, (0, 1))(x, y)] == [[4.0, 5.0], [2.0, 3.0]]
+    assert calls == ["p", "p", "u", "u"]
+    calls.clear()
+    inner = Mul()
+    inner.register_saved_tensors_hooks(pack, unpack)
+    assert [g.asnumpy().tolist() for g in ms.grad(Outer(inner), (0, 1))(x, y)] == [[6.0, 16.0], [1.0, 4.0]]
+    assert calls == []
+    ms.set_context(mode=ms.GRAPH_MODE)
+    graph_net = Mul()
+    graph_net.register_saved_tensors_hooks(pack, unpack)
+    assert [g.asnumpy().tolist() for g in ms.grad(graph_net, (0, 1))(x, y)] == [[4.0, 5.0], [2.0, 3.0]]

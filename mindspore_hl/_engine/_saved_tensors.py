@@ -35,7 +35,7 @@ import numpy as np
 from ..common.tensor import Tensor, to_array, wrap
 from . import _compiled
 
-__all__ = ["saved_tensors_hooks", "register_saved_tensors_hooks"]
+__all__ = ["saved_tensors_hooks", "register_saved_tensors_hooks", "register_cell_hooks"]
 
 _Hooks = tuple[Callable[[Any], Any], Callable[[Any], Any]]
 
@@ -107,6 +107,15 @@ def register_saved_tensors_hooks(pack_hook: Callable[[Any], Any],
     return decorator
 
 
+def register_cell_hooks(cell: Any, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]) -> None:
+    """``Cell.register_saved_tensors_hooks``: the hooks of gradients of ``cell`` itself, in both modes (in
+    PYNATIVE they take precedence over a ``saved_tensors_hooks`` block around the gradient call, as MindSpore
+    enters them inside it; a Cell called inside the differentiated one does not apply its own)."""
+    cell._saved_tensors_pack_hook = pack_hook
+    cell._saved_tensors_unpack_hook = unpack_hook
+    cell._saved_tensors_hooks_in_pynative = True
+
+
 def _registered(fn: Any) -> _Hooks | None:
     """The hooks ``register_saved_tensors_hooks`` set on ``fn`` (or a function it wraps), if any."""
     try:
@@ -154,6 +163,8 @@ class CallWatch:
     def _hooks(self) -> _Hooks | None:
         if _compiled.compiling():
             return _registered(self.fn)
+        if getattr(self.fn, "_saved_tensors_hooks_in_pynative", False):  # Cell.register_saved_tensors_hooks
+            return _registered(self.fn)  # (MindSpore enters them around the differentiated Cell's construct)
         chosen = self.at_start if self.at_start is not None else (self.entered[0] if self.entered else None)
         if chosen is not None and any(p != chosen for p in self.entered):
             warnings.warn("saved_tensors_hooks: this backend packs every tensor one gradient call saves with one "

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, cast
 import jax
 import jax.numpy as jnp
 
+from .._engine._saved_tensors import register_cell_hooks
 from ..common.tensor import Tensor, wrap
 
 if TYPE_CHECKING:
@@ -229,6 +230,12 @@ class CellExtras:
     def register_backward_pre_hook(self, hook_fn: Callable[..., Any]) -> HookHandle:
         """``hook_fn(cell, grad_output)`` runs when the output's gradient is known; a non-None result replaces it."""
         return self._register_hook("backward_pre", hook_fn)
+
+    def register_saved_tensors_hooks(self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]) -> None:
+        """Hooks on the tensors a gradient of this Cell saves for its backward pass (``pack_hook(tensor)`` in the
+        forward pass, ``unpack_hook(packed) -> Tensor`` in the backward pass), in both modes; see
+        :class:`mindspore_hl.saved_tensors_hooks`. They apply when this Cell is the differentiated function."""
+        register_cell_hooks(self, pack_hook, unpack_hook)
 
     @property
     def enable_backward_hook(self) -> bool:
