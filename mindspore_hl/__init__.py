@@ -59,6 +59,7 @@ from ._runtime_ext import *  # noqa: E402,F401,F403  (launch_blocking, set_cpu_a
 from .train import (ckpt_to_safetensors, safetensors_to_ckpt, load_checkpoint_async, async_ckpt_thread_status,  # noqa: E402
                     load_segmented_checkpoints, merge_sliced_parameter, load_mindir, save_mindir, DatasetHelper,
                     connect_network_with_dataset, data_sink, recompute)
+from .train import ConvertNetUtils, ConvertModelUtils  # noqa: E402
 from .parallel import shard, Layout  # noqa: E402
 from .parallel import (build_searched_strategy, merge_pipeline_strategys, restore_group_info_list,  # noqa: E402
                        rank_list_for_transform, transform_checkpoint_by_rank, transform_checkpoints,

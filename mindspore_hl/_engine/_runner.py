@@ -150,8 +150,9 @@ class StepRunner:
         outs = self._call(stacked, True)
         return jax.tree_util.tree_map(lambda x: x[-1], outs)
 
-    def compile(self, columns: Sequence[Any], sink_steps: int = 0) -> None:
-        """Compile ahead of time the step for batches like ``columns`` (a scan of ``sink_steps`` when > 0)."""
+    def compile(self, columns: Sequence[Any], sink_steps: int = 0) -> Entry:
+        """Compile ahead of time the step for batches like ``columns`` (a scan of ``sink_steps`` when > 0);
+        returns the compiled entry (its ``plan`` holds the Parameters' layouts in a parallel mode)."""
         sink = bool(sink_steps) and self.steps_per_sink_call(columns) > 1
         if sink:
             columns = [np.stack([np.asarray(c)] * sink_steps) for c in columns]
@@ -160,6 +161,7 @@ class StepRunner:
         entry = self._entry(key, columns, sink)
         entry.jitted = entry.lower(self.state, self.rng, list(columns)).compile()
         self.state, self.rng = entry.place_state(self.state, self.rng)
+        return entry
 
     def jaxpr(self, columns: Sequence[Any]) -> Any:
         """The ClosedJaxpr of one step on ``columns`` (its equations carry the Cells' name scopes)."""

@@ -142,11 +142,22 @@ def auto_mixed_precision(network: Cell, amp_level: str = "O0", dtype: Any = msty
     if amp_level == "O0":
         return network
     if amp_level in ("O1", "auto"):
-        _wrap_children(network, _classes(_WHITE), lambda c: _OutputCast(c.to_float(dtype), mstype.float32))
-        return network
+        return _white_list_amp(network, _classes(_WHITE), dtype)
+    return _black_list_amp(network, _classes(_BLACK) if amp_level == "O2" else (), dtype)
+
+
+def _white_list_amp(network: Cell, classes: tuple[type, ...], dtype: Any) -> Cell:
+    """The Cells of ``classes`` compute in ``dtype``, their outputs cast back to float32 (in place)."""
+    _wrap_children(network, classes, lambda c: _OutputCast(c.to_float(dtype), mstype.float32))
+    return network
+
+
+def _black_list_amp(network: Cell, classes: tuple[type, ...], dtype: Any) -> Cell:
+    """All of ``network`` in ``dtype`` but the Cells of ``classes`` (float32, outputs cast to ``dtype``); the
+    returned wrapper casts the network's output to float32."""
     network.to_float(dtype)
-    if amp_level == "O2":
-        _wrap_children(network, _classes(_BLACK), lambda c: _OutputCast(c.to_float(mstype.float32), dtype))
+    if classes:
+        _wrap_children(network, classes, lambda c: _OutputCast(c.to_float(mstype.float32), dtype))
     return _OutputCast(network, mstype.float32)
 
 

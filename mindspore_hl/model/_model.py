@@ -10,6 +10,7 @@ from ..callbacks._callback import Callback, CallbackManager, CallbackParam
 from ..common.tensor import Tensor
 from ..metrics import Loss, Metric, get_metrics
 from ..nn.cell import Cell
+from . import _infer_layout
 from ._data import DataSource
 from ._inputs import check_columns
 from ._loop import eval_loop, train_loop
@@ -419,6 +420,17 @@ class Model:
                     steps = min(sink_size if sink_size > 0 else source.size(), runner.steps_per_sink_call(first))
                 runner.compile(first, steps)
         self._push_state()
+
+    def infer_train_layout(self, train_dataset: Any, dataset_sink_mode: bool = True,
+                           sink_size: int = -1) -> dict[str, tuple]:
+        """Compile the train step (not run it) in SEMI_AUTO / AUTO_PARALLEL; ``{parameter name: (dev_matrix,
+        tensor_map, slice_shape, field_size, uniform_split, opt_shard_group)}`` (see ``_infer_layout``)."""
+        return _infer_layout.infer_train_layout(self, train_dataset, dataset_sink_mode, sink_size)
+
+    def infer_predict_layout(self, *predict_data: Any, skip_backend_compile: bool = False) -> dict[str, tuple]:
+        """Compile the predict network for ``predict_data`` in SEMI_AUTO / AUTO_PARALLEL; its Parameters'
+        layouts, as ``infer_train_layout`` gives them (for ``load_distributed_checkpoint(predict_strategy=)``)."""
+        return _infer_layout.infer_predict_layout(self, *predict_data, skip_backend_compile=skip_backend_compile)
 
 
 def _callback_list(callbacks: Callback | list[Callback] | tuple[Callback, ...] | None) -> list[Callback]:

@@ -303,7 +303,10 @@ class CellExtras:
 
     # ---- flags ----------------------------------------------------------------------------------------------------
     def add_flags(self, **flags: Any) -> Self:
+        """Record ``flags`` and set each as an attribute, as MindSpore does (``net.add_flags(sink_mode=True)``
+        makes ``net.sink_mode`` True)."""
         self.__dict__.setdefault("_flags", {}).update(flags)
+        self.__dict__.update(flags)
         return self
 
     def add_flags_recursive(self, **flags: Any) -> Self:

@@ -25,7 +25,6 @@ from .layer import (
     GroupNorm,
     LayerNorm,
     MaxPool2d,
-    SequentialCell,
 )
 from .layer._thor_layers import Conv2dThor, DenseThor, EmbeddingThor
 
@@ -104,8 +103,6 @@ class ConvertNetUtils:
                         p.name = f"{prefix}.{local}"
             elif not isinstance(subcell, (Dense, Conv2d, Embedding)):
                 self._convert_to_thor_net(subcell)
-        if isinstance(net, SequentialCell):
-            net.__dict__["cell_list"] = list(net.cells())
 
     def convert_to_thor_net(self, net: Cell) -> None:
         """Replace (in place) the Dense, Conv2d and Embedding cells of ``net`` whose weights are trainable."""

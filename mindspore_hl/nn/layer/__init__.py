@@ -22,6 +22,7 @@ from ._shape_layers import *  # noqa: F401,F403
 from ._shape_layers import __all__ as _shape_all
 from ._special_layers import *  # noqa: F401,F403
 from ._special_layers import __all__ as _special_layers_all
+from ._thor_layers import Conv2dThor, DenseThor, EmbeddingThor
 from ._transformer import MultiheadAttention
 from ._transformer_blocks import (
     Transformer,
@@ -33,7 +34,7 @@ from ._transformer_blocks import (
 from ._unpool_unfold import *  # noqa: F401,F403
 from ._unpool_unfold import __all__ as _unpool_unfold_all
 
-__all__ = ["Dense", "Flatten", "Identity", "Dropout", "Pad", "Embedding",
+__all__ = ["Dense", "Flatten", "Identity", "Dropout", "Pad", "Embedding", "DenseThor", "Conv2dThor", "EmbeddingThor",
            "ReLU", "ReLU6", "LeakyReLU", "GELU", "SiLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation",
            "Conv1d", "Conv2d", "Conv2dTranspose",
            "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d",

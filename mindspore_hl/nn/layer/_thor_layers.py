@@ -163,8 +163,10 @@ class Conv2dThor(Cell):
         self.matrix_g_dim = out_channels
         self.a_normalizer = Parameter(Tensor(np.ones((1,), np.float32)), requires_grad=False)
         self.g_normalizer = Parameter(Tensor(np.ones((1,), np.float32)), requires_grad=False)
-        self.matrix_a_cov = Parameter(Tensor(np.zeros((self.matrix_a_dim,) * 2, np.float32)), requires_grad=False)
-        self.matrix_g_cov = Parameter(Tensor(np.zeros((self.matrix_g_dim,) * 2, np.float32)), requires_grad=False)
+        self.matrix_a_cov = Parameter(Tensor(np.zeros((self.matrix_a_dim,) * 2, np.float32)), name="matrix_a",
+                                      requires_grad=False)
+        self.matrix_g_cov = Parameter(Tensor(np.zeros((self.matrix_g_dim,) * 2, np.float32)), name="matrix_g",
+                                      requires_grad=False)
 
     def _save_g(self, dout):
         d = jnp.mean(dout, axis=0)

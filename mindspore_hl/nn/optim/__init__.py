@@ -10,8 +10,9 @@ from ._momentum import SGD, Momentum
 from ._more import ASGD, FTRL, Adadelta, AdaMax, LazyAdam, ProximalAdagrad, Rprop
 from ._optax import OptaxOptimizer
 from ._optimizer import Optimizer
+from ._thor import thor
 
 __all__ = (["Optimizer", "Momentum", "SGD", "Adam", "AdamWeightDecay", "AdamW", "Lamb", "RMSProp", "Adagrad",
             "Adadelta", "AdaMax", "FTRL", "ProximalAdagrad", "Rprop", "ASGD", "LazyAdam", "OptaxOptimizer", "LARS",
-            "AdamOffload"]
+            "AdamOffload", "thor"]
            + dynamic_lr.__all__ + learning_rate_schedule.__all__)
