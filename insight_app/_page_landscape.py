@@ -89,6 +89,7 @@ def _fields(buf: bytes):
     while pos < len(buf):
         key, pos = _varint(buf, pos)
         number, wire = key >> 3, key & 7
+        value: int | bytes
         if wire == 0:
             value, pos = _varint(buf, pos)
         elif wire == 2:
@@ -171,7 +172,7 @@ def figure(tag: str, run_name: str, landscape: Any, kind: str = "surface") -> di
     data: list[dict] = []
     has_path = landscape.HasField("loss_path")
     px, py, pz = (_array(t) for t in (landscape.loss_path.points.x, landscape.loss_path.points.y,
-                                      landscape.loss_path.points.z)) if has_path else ([], [], [])
+                                      landscape.loss_path.points.z)) if has_path else (np.zeros(0),) * 3
     cx, cy, cz = (_array(t) for t in (landscape.convergence_point.x, landscape.convergence_point.y,
                                       landscape.convergence_point.z))
     labels = [f"{meta.unit} {i}" for i in landscape.loss_path.intervals]

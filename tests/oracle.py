@@ -21,9 +21,11 @@ arguments, the output structure, or the error type that real MindSpore raised).
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
 import os
 import pathlib
+import sys
 import tempfile
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -167,3 +169,24 @@ def assert_outputs(actual: Any, case: Case, **tolerance: Any) -> None:
         raise AssertionError(f"{case.id}: {len(outs)} outputs, recorded {len(case.outputs)}")
     for i, (got, want) in enumerate(zip(outs, case.outputs)):
         assert_close(got, want, what=f"{case.id} output {i}", **tolerance)
+
+
+def for_framework(path: str | os.PathLike[str], framework: Any) -> Any:
+    """The Python file ``path`` run as a module with ``ms``, ``nn`` and ``ops`` bound to ``framework``.
+
+    A recorder and its test build the very same networks from one file: real MindSpore in the recorder,
+    mindspore_hl in the test. The file defines its classes at module level under ``if nn is not None:`` (MindSpore
+    rewrites some Cells from their source, which must find their names in the module), and is registered in
+    ``sys.modules`` so ``inspect`` can read that source.
+    """
+    path = pathlib.Path(path)
+    name = f"{path.stem}_{framework.__name__}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    module.ms, module.nn, module.ops = framework, framework.nn, framework.ops  # type: ignore[attr-defined]
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -47,7 +47,7 @@ def _set(key: str, value: bool) -> None:
 
 def _apply_matmul() -> None:
     wanted = None if _state.runtime.get("matmul_allow_tf32", _DEFAULTS["matmul_allow_tf32"]) else "highest"
-    if jax.config.jax_default_matmul_precision != wanted:
+    if jax.config.jax_default_matmul_precision != wanted:  # type: ignore[attr-defined]
         jax.config.update("jax_default_matmul_precision", wanted)
 
 

@@ -42,7 +42,7 @@ class _CastPrimitive(Primitive):
         return _cast_floats(self._prim(*_cast_floats(args, self._np_dtype)), jnp.float32)
 
 
-def _wrap_primitives(network: Cell, classes: tuple[type, ...], dtype: Any) -> None:
+def _wrap_primitives(network: Cell, classes: tuple[type[Primitive], ...], dtype: Any) -> None:
     """Replace, in every Cell of ``network``, the Primitive attributes whose class is in ``classes``."""
     for _, cell in network.cells_and_names():
         for name, value in list(vars(cell).items()):
@@ -106,5 +106,6 @@ def custom_mixed_precision(network: Cell, *, white_list: list[type] | None = Non
         if prims:
             _wrap_primitives(network, prims, dtype)
         return _white_list_amp(network, tuple(c for c in white_list if issubclass(c, Cell)), dtype)
-    _list_check(black_list, "black_list")
-    return _black_list_amp(network, tuple(black_list), dtype)
+    black = black_list if black_list is not None else []  # (not None here: one of the two lists is given)
+    _list_check(black, "black_list")
+    return _black_list_amp(network, tuple(black), dtype)

@@ -114,7 +114,8 @@ class TrainFaultTolerance(Callback):
         self.cur_step_num = cb_params.cur_step_num
         self.cur_epoch_num = cb_params.cur_epoch_num
 
-    def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> None:
+    def __exit__(self, *err: Any) -> None:
+        exc = err[1] if len(err) > 1 else None  # (type, value, traceback), as a context manager's exit gets
         if exc is None or self.cb_params is None or self._saved_for == id(exc):
             return None
         self._saved_for = id(exc)
@@ -142,6 +143,9 @@ class TrainFaultTolerance(Callback):
             self.save_cb(cb_params, append_dict)
             _log.info("TrainFaultTolerance: saved by ckpt_save_fn at step %d", self.cur_step_num)
             return
+        if self.ckpt_save_path is None:  # (the constructor requires ckpt_save_fn or ckpt_save_path)
+            raise RuntimeError("TrainFaultTolerance: neither ckpt_save_fn nor ckpt_save_path is set.")
+        save_path = os.fspath(self.ckpt_save_path)
         rank = get_rank() if GlobalComm.INITED else 0
         batch_num = cb_params.batch_num
         append_dict.update(epoch_num=self.cur_epoch_num, step_num=self.cur_step_num, cur_rank=rank,
@@ -153,14 +157,14 @@ class TrainFaultTolerance(Callback):
             append_dict["loss_scale"] = outputs[2]
         step = self.cur_step_num + self.initial_step
         step_in_epoch = int((self.cur_step_num - 1) % batch_num + 1)
-        tmp_dir = _ckpt_dir(step, os.fspath(self.ckpt_save_path), True)
+        tmp_dir = _ckpt_dir(step, save_path, True)
         rank_dir = os.path.join(tmp_dir, f"rank_{rank}")
         os.makedirs(rank_dir, exist_ok=True)
         save_checkpoint(network, os.path.join(rank_dir, f"ttp_rank_{rank}-{self.cur_epoch_num}_{step_in_epoch}.ckpt"),
                         integrated_save=False, append_dict=append_dict,
                         choice_func=lambda name: name not in append_dict)  # an appended entry replaces a
         # parameter of the same name (the optimizer's global_step), as in MindSpore's name-keyed checkpoint
-        final_dir = _ckpt_dir(step, os.fspath(self.ckpt_save_path), False)
+        final_dir = _ckpt_dir(step, save_path, False)
         if os.path.isdir(final_dir):  # another rank completed the directory first: add this rank's part to it
             os.replace(rank_dir, os.path.join(final_dir, f"rank_{rank}"))
             with contextlib.suppress(OSError):  # (still holds the part of a rank that is saving)

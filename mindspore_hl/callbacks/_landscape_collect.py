@@ -116,7 +116,7 @@ class LandscapeSaver:
         self.unit: str = landscape.get("unit", "step")
         self.ckpt_dir = os.path.join(summary_dir, "ckpt_dir")
         os.makedirs(self.ckpt_dir, exist_ok=True)
-        self.epoch_group = {i: list(interval) for i, interval in enumerate(landscape.get("intervals"))}
+        self.epoch_group = {i: list(interval) for i, interval in enumerate(landscape.get("intervals") or [])}
         self.model_params_file_map: dict[str, str] = {}
 
     def wanted(self, number: int) -> bool:

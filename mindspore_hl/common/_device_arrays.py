@@ -34,7 +34,7 @@ def to_device(arr: np.ndarray) -> jax.Array:
 
 def _default_platform() -> str:
     """The platform arrays are placed on by default: the context's device, else JAX's default backend."""
-    device = jax.config.jax_default_device  # a Device, a platform name, or None
+    device = jax.config.jax_default_device  # type: ignore[attr-defined]  # a Device, a platform name, or None
     if isinstance(device, jax.Device):
         return device.platform
     return device if isinstance(device, str) else _jax_default_backend()

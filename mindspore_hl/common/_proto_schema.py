@@ -20,6 +20,7 @@ declares a message nested in an earlier one.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
@@ -37,7 +38,7 @@ Field = tuple[str, int, str, str]
 
 def message_classes(file_name: str, package: str, messages: Mapping[str, Sequence[Field]],
                     enums: Mapping[str, Mapping[str, Mapping[str, int]]] | None = None,
-                    syntax: str = "proto2") -> dict[str, type]:
+                    syntax: str = "proto2") -> dict[str, Any]:
     """The message classes of one ``.proto`` file, by message name.
 
     Args:

@@ -7,6 +7,7 @@ zero (MindSpore passes only the weight); the Embedding table Parameter is kept. 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..common import dtype as mstype
@@ -49,9 +50,11 @@ class ConvertNetUtils:
     """
 
     def __init__(self) -> None:
-        self._convert_method_map = {Dense: ConvertNetUtils._convert_dense,
-                                    Embedding: ConvertNetUtils._convert_embedding,
-                                    Conv2d: ConvertNetUtils._convert_conv2d}
+        # Each converter takes the Cell type it is keyed by.
+        self._convert_method_map: dict[type[Cell], Callable[[Any], Cell]] = {
+            Dense: ConvertNetUtils._convert_dense,
+            Embedding: ConvertNetUtils._convert_embedding,
+            Conv2d: ConvertNetUtils._convert_conv2d}
 
     @staticmethod
     def _convert_dense(subcell: Dense) -> DenseThor:
@@ -80,8 +83,8 @@ class ConvertNetUtils:
             raise ValueError(f"ConvertNetUtils: Conv2dThor computes NCHW only, but the Conv2d at "
                              f"'{subcell.param_prefix}' has data_format={subcell.format!r}.")
         return Conv2dThor(subcell.in_channels, subcell.out_channels, kernel_size=subcell.kernel_size[0],
-                          stride=subcell.stride, padding=subcell.padding, pad_mode=subcell.pad_mode,
-                          has_bias=subcell.has_bias, weight_init=_copy(subcell.weight))
+                          stride=(subcell.stride[0], subcell.stride[1]), padding=subcell.padding,
+                          pad_mode=subcell.pad_mode, has_bias=subcell.has_bias, weight_init=_copy(subcell.weight))
 
     @staticmethod
     def _need_change(subcell: Any, prefix: str) -> bool:

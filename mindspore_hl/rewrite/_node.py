@@ -35,7 +35,8 @@ class _NodeImpl:
         self.func_ast: ast.expr | None = None
         self.target_ast: ast.expr | None = None
         self.stmt: ast.stmt | None = None      # Python nodes: the statement itself
-        self.ops: list[ast.AST] = []           # MathOps: the operator(s)
+        # MathOps: the operator(s), of the kind ast_kind takes (ast.BinOp: one operator, ast.Compare: cmpops...)
+        self.ops: list[ast.operator | ast.unaryop | ast.boolop | ast.cmpop] = []
         self.ast_kind: type | None = None      # MathOps: ast.BinOp...; ControlFlow: ast.If / For / While
         self.body: list[_NodeImpl] = []        # ControlFlow / CellContainer contents
         self.loop_target: ast.expr | None = None
@@ -94,8 +95,11 @@ class _NodeImpl:
         return copy.deepcopy(kept) if kept is not None else to_ast(self.args[i])
 
     def keywords(self) -> list[ast.keyword]:
-        return [ast.keyword(arg=k, value=copy.deepcopy(self.kwarg_asts[k]) if self.kwarg_asts.get(k) else to_ast(v))
-                for k, v in self.kwargs.items()]
+        return [ast.keyword(arg=k, value=self.kwarg_ast(k)) for k in self.kwargs]
+
+    def kwarg_ast(self, key: str) -> ast.expr:
+        kept = self.kwarg_asts.get(key)
+        return copy.deepcopy(kept) if kept is not None else to_ast(self.kwargs[key])
 
     def targets_ast(self) -> ast.expr:
         if self.target_ast is not None:

@@ -57,6 +57,12 @@ def _simple_elts(elts: list[ast.expr]) -> bool:
     return all(isinstance(e, (ast.Name, ast.Attribute, ast.Tuple, ast.Constant)) for e in elts)
 
 
+def _str_keys(keys: list[ast.expr | None]) -> list[str] | None:
+    """The keys of a dict display when all are string constants (``{**d}`` has a None key), else None."""
+    names = [k.value for k in keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    return names if len(names) == len(keys) else None
+
+
 class _Parser:
     def __init__(self, tree: _TreeImpl, network: Cell, fn_globals: dict[str, Any]) -> None:
         self.tree = tree
@@ -166,11 +172,11 @@ class _Parser:
             node.arg_asts = list(value.elts)
             self._append_assign(node, stmt, container)
             return
-        elif (isinstance(value, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str)
-                                                  for k in value.keys) and _simple_elts(value.values)):
+        elif (isinstance(value, ast.Dict) and (keys := _str_keys(value.keys)) is not None
+              and _simple_elts(value.values)):
             node = _NodeImpl(NodeType.CallMethod, "dict", targets, ScopedValue.create_naming_value("dict"), [],
-                             {k.value: from_ast(v) for k, v in zip(value.keys, value.values)})
-            node.kwarg_asts = {k.value: v for k, v in zip(value.keys, value.values)}
+                             {k: from_ast(v) for k, v in zip(keys, value.values)})
+            node.kwarg_asts = {k: v for k, v in zip(keys, value.values)}
             self._append_assign(node, stmt, container)
             return
         else:
@@ -234,8 +240,10 @@ def _targets_ast(target: ast.expr) -> list[ast.expr]:
     return [target]
 
 
-def _math_node(value: ast.expr, targets: list[ScopedValue]) -> _NodeImpl:
+def _math_node(value: ast.BinOp | ast.UnaryOp | ast.BoolOp | ast.Compare, targets: list[ScopedValue]) -> _NodeImpl:
     kind = type(value).__name__
+    operands: list[ast.expr]
+    ops: list[ast.operator | ast.unaryop | ast.boolop | ast.cmpop]
     if isinstance(value, ast.BinOp):
         operands, ops = [value.left, value.right], [value.op]
     elif isinstance(value, ast.UnaryOp):
@@ -247,7 +255,7 @@ def _math_node(value: ast.expr, targets: list[ScopedValue]) -> _NodeImpl:
     name = "_".join([kind] + [type(op).__name__ for op in ops]).lower()
     node = _NodeImpl(NodeType.MathOps, name, targets, ScopedValue.create_naming_value(kind),
                      [from_ast(o) for o in operands])
-    node.arg_asts = operands
+    node.arg_asts = list(operands)
     node.ops = ops
     node.ast_kind = type(value)
     return node

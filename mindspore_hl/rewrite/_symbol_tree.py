@@ -5,8 +5,9 @@ import ast
 import copy
 import itertools
 import linecache
+import sys
 from collections import OrderedDict
-from typing import Any, Iterator
+from typing import Any, Iterator, TypeVar, cast
 
 from ..nn.cell import Cell
 from ._flatten import Namer
@@ -109,7 +110,7 @@ class _TreeImpl:
         self.store_custom_objects(node)
         self._place(node, container, index if before else index + 1)
         if node.node_type == NodeType.CallFunction and node.instance is not None:
-            self.functions[node.func.value] = node.instance
+            self.functions[_func_name(node)] = node.instance
         self.modified = True
         return node
 
@@ -145,7 +146,9 @@ class _TreeImpl:
     def construct_ast(self) -> ast.FunctionDef:
         body = self._stmts(self.nodes)
         fdef = ast.FunctionDef(name="construct", args=copy.deepcopy(self.definition.args), body=body or [ast.Pass()],
-                               decorator_list=[], returns=copy.deepcopy(self.definition.returns), type_params=[])
+                               decorator_list=[], returns=copy.deepcopy(self.definition.returns))
+        if sys.version_info >= (3, 12):
+            fdef.type_params = []
         return ast.fix_missing_locations(fdef)
 
     def _stmts(self, nodes: list[_NodeImpl]) -> list[ast.stmt]:
@@ -166,6 +169,8 @@ class _TreeImpl:
         body = self._stmts(node.body) or [ast.Pass()]
         orelse = self._stmts(partner.body) if partner is not None else []
         if node.ast_kind is ast.For:
+            if node.loop_target is None:
+                raise RuntimeError(f"SymbolTree: for-loop node {node.name!r} has no loop target.")
             return ast.For(target=copy.deepcopy(node.loop_target), iter=node.arg_ast(0), body=body, orelse=orelse)
         kind = ast.While if node.ast_kind is ast.While else ast.If
         return kind(test=node.arg_ast(0), body=body, orelse=orelse)
@@ -188,7 +193,9 @@ class _TreeImpl:
         exec(compile(source, filename, "exec"), namespace)  # noqa: S102  (the rewritten construct)
         construct = namespace["construct"]
         construct.__qualname__ = f"{self.cls_name}.construct"
-        new_cls = type(self.cls_name, (base_cls,), {"construct": construct, "__module__": base_cls.__module__})
+        # A subclass of the network's class, so its instances are Cells.
+        new_cls = cast("type[Cell]", type(self.cls_name, (base_cls,), {"construct": construct,
+                                                                      "__module__": base_cls.__module__}))
         net = new_cls.__new__(new_cls)
         Cell.__init__(net)
         # Share the original's sub-Cells and Parameters (as MindSpore does), in registries of its own.
@@ -202,7 +209,7 @@ class _TreeImpl:
             if node.node_type == NodeType.Tree and node.sub_tree is not None and node.func_ast is not None:
                 if not node.sub_tree.is_modified():
                     continue  # an unedited sub-network is used as it is
-                field = node.func.value
+                field = _func_name(node)
                 sub = node.sub_tree.get_network()
                 net.__dict__[field] = sub
                 net.__dict__["_cells"][field] = sub
@@ -237,11 +244,30 @@ def _default_name(node: _NodeImpl) -> str:
             NodeType.MathOps: "math_ops"}.get(node.node_type, str(node.node_type))
 
 
+def _func_name(node: _NodeImpl) -> str:
+    """The name a call node calls (the function, or the ``self.<field>`` of a sub-network)."""
+    if node.func is None:
+        raise RuntimeError(f"SymbolTree: call node {node.name!r} ({node.node_type}) has no function name.")
+    return node.func.value
+
+
+_OpT = TypeVar("_OpT", ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+
+
+def _math_ops(node: _NodeImpl, op_type: type[_OpT]) -> list[_OpT]:
+    """The operators of a MathOps node, checked to be of the kind its expression takes."""
+    ops = [op for op in node.ops if isinstance(op, op_type)]
+    if len(ops) != len(node.ops):
+        raise RuntimeError(f"SymbolTree: math node {node.name!r} expects {op_type.__name__} operators, "
+                           f"got {node.ops!r}.")
+    return ops
+
+
 def _call(node: _NodeImpl) -> ast.Call:
     func = node.func_ast
     if func is None:
         if node.node_type == NodeType.CallFunction:
-            func = ast.Name(id=node.func.value, ctx=ast.Load())
+            func = ast.Name(id=_func_name(node), ctx=ast.Load())
         else:  # an inserted Cell or Primitive lives on the network under the node's name
             func = ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr=node.name, ctx=ast.Load())
     return ast.Call(func=copy.deepcopy(func), args=[node.arg_ast(i) for i in range(len(node.args))],
@@ -259,13 +285,13 @@ def _statement(node: _NodeImpl) -> ast.stmt | None:
     if kind == NodeType.MathOps:
         args = [node.arg_ast(i) for i in range(len(node.args))]
         if node.ast_kind is ast.BinOp:
-            value: ast.expr = ast.BinOp(left=args[0], op=node.ops[0], right=args[1])
+            value: ast.expr = ast.BinOp(left=args[0], op=_math_ops(node, ast.operator)[0], right=args[1])
         elif node.ast_kind is ast.UnaryOp:
-            value = ast.UnaryOp(op=node.ops[0], operand=args[0])
+            value = ast.UnaryOp(op=_math_ops(node, ast.unaryop)[0], operand=args[0])
         elif node.ast_kind is ast.BoolOp:
-            value = ast.BoolOp(op=node.ops[0], values=args)
+            value = ast.BoolOp(op=_math_ops(node, ast.boolop)[0], values=args)
         else:
-            value = ast.Compare(left=args[0], ops=node.ops, comparators=args[1:])
+            value = ast.Compare(left=args[0], ops=_math_ops(node, ast.cmpop), comparators=args[1:])
     elif kind == NodeType.CallMethod:
         args = [node.arg_ast(i) for i in range(len(node.args))]
         method = node.func.value if node.func is not None else "pass_through"

@@ -24,9 +24,9 @@ _PATH_PATTERN = r"([a-zA-Z]*[0-9]*\/*_*)*"
 _TARGETS_PATTERN = r"([a-zA-Z]*[0-9]*\|*_*)*"
 
 
-def check_valid_target(network: Cell, target_modules: Any) -> None:
+def check_valid_target(network: Cell, target_modules: Any) -> list[str]:
     """``target_modules`` is a list ``[path, 'a|b', ('obfuscate_layers:all' | 'obfuscate_layers:<int>')]`` whose
-    path leads to a sub-Cell of ``network`` holding at least one of the targets."""
+    path leads to a sub-Cell of ``network`` holding at least one of the targets. Returns ``target_modules``."""
     if not isinstance(target_modules, list):
         raise TypeError(f"target_modules type should be list, but got {type(target_modules)}.")
     if len(target_modules) < 2:
@@ -55,6 +55,7 @@ def check_valid_target(network: Cell, target_modules: Any) -> None:
                 or (layers[1] != "all" and not layers[1].isdigit())):
             raise ValueError(f"The third value of target_modules should be in the format of 'obfuscate_layers:all' "
                              f"or 'obfuscate_layers:int', but got {target_modules[2]!r}.")
+    return target_modules
 
 
 def _walk_path(network: Cell, path: str) -> Any:
@@ -105,10 +106,10 @@ def transform_target_modules(target_modules: list[str]) -> dict[str, list[dict[s
     weight_configs: list[dict[str, Any]] = []
     network_configs: list[dict[str, Any]] = []
     for name in target_list:
-        entries = [{"target": "/".join([path, name, kind]), "weight_obf_ops": weight_ops}
-                   for kind in ("weight", "bias")]
-        network = {"module": "/" + path, "target": name, "insert_new_input": [{"name": "obf_metadata"}],
-                   "insert_ops": [{"name": "mul", "input_x": "weight", "input_y": factor}]}
+        entries: list[dict[str, Any]] = [{"target": "/".join([path, name, kind]), "weight_obf_ops": weight_ops}
+                                         for kind in ("weight", "bias")]
+        network: dict[str, Any] = {"module": "/" + path, "target": name, "insert_new_input": [{"name": "obf_metadata"}],
+                                   "insert_ops": [{"name": "mul", "input_x": "weight", "input_y": factor}]}
         for entry in entries:
             if len(target_modules) >= 3:
                 entry["name"] = "obf_metadata_${layer}"

@@ -80,7 +80,10 @@ def _draw_metadata(configs: list[dict[str, Any]], scale: Any) -> tuple[dict[str,
     factors: dict[str, Any] = {}
     saved: dict[str, np.ndarray] = {}
     for config in configs:
-        name, layers = config.get("name"), config.get("layers")
+        # check_obf_config has made 'name' a non-empty str and 'shape' a non-empty list of ints.
+        name: str = config["name"]
+        shape: list[int] = config["shape"]
+        layers = config.get("layers")
         if layers:
             names = [Template(name).safe_substitute({"layer": str(layer)}) for layer in layers]
         else:
@@ -88,7 +91,7 @@ def _draw_metadata(configs: list[dict[str, Any]], scale: Any) -> tuple[dict[str,
             # A name listed twice keeps its first draw (unless that is a single zero), as in MindSpore.
             names = [] if current is not None and bool(current) else [name]
         for obf_name in names:
-            value = _draw(config.get("shape"), config.get("type"), scale)
+            value = _draw(shape, config.get("type"), scale)
             factors[obf_name] = value
             if config.get("save_metadata", False):
                 op_name = config.get("metadata_op")
@@ -116,19 +119,24 @@ def _obfuscate_value(value: np.ndarray, factors: dict[str, Any], obf_ops: list[d
         if not isinstance(op_name, str):
             raise TypeError(f"{op_name} should be str type, but got {type(op_name)}")
         if op_name == "mul":
-            factor = factors.get(_op_input(op, "input_y", layer))
+            y_name = _op_input(op, "input_y", layer)
+            factor = None if y_name is None else factors.get(y_name)
             if factor is None:
                 _log.error("input_x or input_y is None")
                 return None
             out = out * np.asarray(factor).astype(dtype)
         elif op_name == "permuate":  # MindSpore's spelling
-            index = factors.get(_op_input(op, "input_x", layer))
+            x_name = _op_input(op, "input_x", layer)
+            index = None if x_name is None else factors.get(x_name)
             if index is None:
                 _log.error("input_x or param is None")
                 return None
             out = out[index]
         elif op_name == "matmul":
             x_name, y_name = _op_input(op, "input_x", layer), _op_input(op, "input_y", layer)
+            if x_name is None or y_name is None:
+                _log.error("the input_x or input_y of op: %s is None.", op_name)
+                return None
             x = factors.get(x_name) if x_name.startswith("obf_metadata") else out
             y = factors.get(y_name) if y_name.startswith("obf_metadata") else out
             if x is None or y is None:
@@ -233,9 +241,9 @@ def obfuscate_ckpt(network: Cell, ckpt_files: str, target_modules: list[str] | N
     _check_dir("ckpt_files", ckpt_files)
     _check_dir("saved_path", saved_path)
     if obf_config is None:
-        check_valid_target(network, target_modules)
+        valid_targets = check_valid_target(network, target_modules)
         _log.warning(_DEPRECATED)
-        obf_config = transform_target_modules(target_modules)
+        obf_config = transform_target_modules(valid_targets)
     if not isinstance(obf_config, dict):
         raise TypeError(f"obf_config type should be dict, but got {type(obf_config)}.")
     if not obf_config:
@@ -287,9 +295,9 @@ def load_obf_params_into_net(network: Cell, target_modules: list[str] | None = N
     if not isinstance(network, Cell):
         raise TypeError(f"network must be nn.Cell, but got {type(network)}.")
     if obf_config is None:
-        check_valid_target(network, target_modules)
+        valid_targets = check_valid_target(network, target_modules)
         _log.warning(_DEPRECATED)
-        obf_config = transform_target_modules(target_modules)
+        obf_config = transform_target_modules(valid_targets)
     if not isinstance(obf_config, dict):
         raise TypeError(f"obf_config should be dict type, but got {type(obf_config)}.")
     if not obf_config:

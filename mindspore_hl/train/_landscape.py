@@ -252,6 +252,9 @@ class SummaryLandscape:
 
     def _params(self, epoch: int) -> list[tuple[str, np.ndarray]]:
         path = self._model_params_file_map.get(str(epoch))
+        if path is None:
+            raise ValueError(f"SummaryLandscape: no checkpoint was collected for {epoch}; the collected ones are "
+                             f"{sorted(self._model_params_file_map)}.")
         return [(name, p.asnumpy()) for name, p in load_checkpoint(path).items() if isinstance(p, Parameter)]
 
     def _by_pca(self, epochs: list[int], size: int, callback_fn: Callable[[], Any],

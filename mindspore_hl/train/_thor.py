@@ -7,7 +7,7 @@ on a CPU target, ``dataset_sink_mode=True`` raises.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ..context import get_context
 from ..model import Model
@@ -17,6 +17,19 @@ from ..nn.optim._thor import ThorGpu
 __all__ = ["ConvertModelUtils", "ModelThor"]
 
 
+@runtime_checkable
+class _ThorOptimizer(Protocol):
+    def get_frequency(self) -> int: ...
+
+
+def _frequency(optimizer: object) -> int:
+    """``optimizer.get_frequency()``; AttributeError (as calling it would raise) when it has none."""
+    if not isinstance(optimizer, _ThorOptimizer):
+        raise AttributeError(f"ModelThor: the optimizer must be a THOR optimizer (with 'get_frequency'), but got "
+                             f"{type(optimizer).__name__}.")
+    return optimizer.get_frequency()
+
+
 class ModelThor(Model):
     """``Model`` with THOR's bookkeeping (``_frequency`` from the optimizer's ``get_frequency()``)."""
 
@@ -24,10 +37,7 @@ class ModelThor(Model):
                  metrics: Any = None, eval_network: Cell | None = None, eval_indexes: list[int] | None = None,
                  amp_level: str = "O0", **kwargs: Any) -> None:
         super().__init__(network, loss_fn, optimizer, metrics, eval_network, eval_indexes, amp_level, **kwargs)
-        if isinstance(network, TrainOneStepCell):
-            self._frequency = network.optimizer.get_frequency()
-        else:
-            self._frequency = optimizer.get_frequency()  # type: ignore[union-attr]  # a THOR optimizer
+        self._frequency = _frequency(network.optimizer if isinstance(network, TrainOneStepCell) else optimizer)
         self.switch_branch_one = True
         self.index_first_order = 0
         self.train_network_init_flag = True

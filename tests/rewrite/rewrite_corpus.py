@@ -3,22 +3,12 @@
 Load it with ``load(framework)``: ``ms``, ``nn`` and ``ops`` are then mindspore_hl in the tests and real MindSpore
 in ``tools/oracle/record_rewrite.py``, so both sides parse the very same source.
 """
-import importlib.util
-import pathlib
-import sys
+from oracle import for_framework  # tests/ is on the path of pytest and of the recorders
 
 
 def load(framework):
     """This file as a module whose networks are built from ``framework``."""
-    name = f"rewrite_corpus_{framework.__name__}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, pathlib.Path(__file__))
-    module = importlib.util.module_from_spec(spec)
-    module.ms, module.nn, module.ops = framework, framework.nn, framework.ops
-    sys.modules[name] = module  # both frameworks read the classes' source through inspect
-    spec.loader.exec_module(module)
-    return module
+    return for_framework(__file__, framework)
 
 
 # Set by load() before this body runs; None when the file is imported directly (nothing is defined then).

@@ -54,6 +54,13 @@ def _stat(param: Parameter, value: jax.Array) -> None:
     param._set_value(jnp.asarray(value, jnp.float32).reshape(param.shape))
 
 
+def _bias(cell: DenseThor | Conv2dThor) -> Parameter:
+    """The bias Parameter of a layer built with ``has_bias=True`` (which is when it has one)."""
+    if cell.bias is None:
+        raise AttributeError(f"{type(cell).__name__}: 'has_bias' is True but its 'bias' is None.")
+    return cell.bias
+
+
 class DenseThor(Cell):
     """``Dense`` that stores THOR's A and G (``thor`` True by default; MindSpore's GPU formulas).
 
@@ -107,7 +114,7 @@ class DenseThor(Cell):
             _stat(self.matrix_a, a * (1.0 / a.shape[0]))
             y = _record_output_grad(y, self._save_g)
         if self.has_bias:
-            y = y + self.bias._value.astype(y.dtype)
+            y = y + _bias(self)._value.astype(y.dtype)
         out = wrap(y)
         if self.activation_flag:
             out = self.activation(out)  # type: ignore[misc]  # activation_flag: it is set
@@ -190,7 +197,7 @@ class Conv2dThor(Cell):
         if self.thor:
             y = _record_output_grad(y, self._save_g)
         if self.has_bias:
-            y = y + self.bias._value.astype(y.dtype).reshape(1, -1, 1, 1)
+            y = y + _bias(self)._value.astype(y.dtype).reshape(1, -1, 1, 1)
         return wrap(y)
 
     def extend_repr(self) -> str:

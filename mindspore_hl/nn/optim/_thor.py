@@ -104,7 +104,7 @@ def _update_gradient(g_inv, g, a_inv):
 
 def _layer_map(net):
     """``{id(param): (layer type, cell)}`` for THOR layers' weights and LayerNorm's gamma/beta."""
-    owners = {}
+    owners: dict[int, tuple[int, Cell]] = {}
     for _, cell in net.cells_and_names():
         if isinstance(cell, Conv2dThor):
             owners[id(cell.weight)] = (_CONV, cell)
@@ -120,6 +120,10 @@ def _layer_map(net):
 
 class ThorGpu(Optimizer):
     """The optimizer ``nn.thor`` returns (MindSpore's GPU/CPU class); build it with ``nn.thor``."""
+
+    # The float given (not loss-scaled), as MindSpore's ThorGpu keeps it. Optimizer's attribute is inferred as
+    # tuple[Any, ...] (its group branch) though it holds a float / Cell / tuple, so only Any overrides it.
+    weight_decay: Any
 
     def __init__(self, net: Cell, learning_rate: Tensor, damping: Tensor, momentum: float, weight_decay: float = 0.0,
                  loss_scale: float = 1.0, batch_size: int = 32, use_nesterov: bool = False,
@@ -156,7 +160,8 @@ class ThorGpu(Optimizer):
         self.split_indices = split_indices
         owners = _layer_map(net)
         self._layers: list[tuple[int, Any, int]] = []  # per parameter: (type, cell, index of its inverse slots)
-        mats_a, mats_g = [], []
+        mats_a: list[Parameter] = []
+        mats_g: list[Parameter] = []
         for p in self._parameters:
             kind, cell = owners.get(id(p), (_OTHER, None))
             slot = -1
