@@ -63,7 +63,12 @@ _SLOW_IDS = frozenset(line.strip() for line in _SLOW_LIST.read_text().splitlines
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by mark
 def pytest_collection_modifyitems(config, items):
-    """Mark the measured-slow tests of ``tests/slow_tests.txt`` ``slow`` (parametrized cases included)."""
+    """Mark the measured-slow tests of ``tests/slow_tests.txt`` ``slow`` (parametrized cases included), and skip
+    the tests marked ``devices(n)`` where JAX has fewer devices (one GPU instead of 8 virtual CPU devices)."""
+    available = jax.device_count()
     for item in items:
         if item.nodeid in _SLOW_IDS:
             item.add_marker(pytest.mark.slow)
+        needed = item.get_closest_marker("devices")
+        if needed is not None and available < needed.args[0]:
+            item.add_marker(pytest.mark.skip(reason=f"needs {needed.args[0]} devices, JAX has {available}"))

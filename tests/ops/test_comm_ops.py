@@ -135,6 +135,7 @@ def test_one_rank_primitives():
         ops.AlltoAll(2, 0, 0)(x)
 
 
+@pytest.mark.devices(8)
 def test_compiled_data_parallel_step_maps_primitives_to_collectives():
     # 8 devices, each a rank holding its rows of the batch (the engine splits a step's batch over 'data').
     ms.set_context(mode=ms.GRAPH_MODE)
@@ -161,6 +162,7 @@ def test_compiled_data_parallel_step_maps_primitives_to_collectives():
     np.testing.assert_array_equal(mx, np.max(np.stack(local_y), 0))
 
 
+@pytest.mark.devices(8)
 def test_functions_inside_a_user_shard_map_use_its_axes():
     mesh = Mesh(np.array(jax.devices()[:4]), ("data",))
     x = np.arange(8, dtype=np.float32).reshape(4, 2)

@@ -109,6 +109,7 @@ def test_helpers_inside_a_compiled_step(tmp_path):
     np.testing.assert_array_equal(np.load(tmp_path / dumped), x)
 
 
+@pytest.mark.devices(8)
 def test_move_to_and_reshard():
     t = corpus.make_input()
     assert ops.array_to_scalar(ms.Tensor(np.float32(2.5))) == 2.5  # NumPy's .item(): no CPU kernel in MindSpore
