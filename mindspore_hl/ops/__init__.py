@@ -38,6 +38,10 @@ from ._math_more import *  # noqa: F401,F403
 from ._math_more import __all__ as _math_more_all
 from ._nn import *  # noqa: F401,F403
 from ._nn import __all__ as _nn_all
+from ._nn_deformable import *  # noqa: F401,F403
+from ._nn_deformable import __all__ as _nn_deformable_all
+from ._nn_fractional import *  # noqa: F401,F403
+from ._nn_fractional import __all__ as _nn_fractional_all
 from ._nn_image import *  # noqa: F401,F403
 from ._nn_image import __all__ as _nn_image_all
 from ._nn_volume import *  # noqa: F401,F403
@@ -80,6 +84,6 @@ __all__ = (["GradOperation", "grad", "jacfwd", "jacrev", "jvp", "value_and_grad"
            + _optim_updates_all + _math_more_all + _prim_math_all + _prim_linalg_all + _random_more_all
            + _prim_random_all + _prim_ext3_all
            + _comm_all + _graph_helpers_all
-           + _nn_volume_all + _nn_image_all + _prim_nn2_all)
+           + _nn_volume_all + _nn_image_all + _prim_nn2_all + _nn_fractional_all + _nn_deformable_all)
 _registry.register_namespace(globals(), __all__)  # the op table Tensor methods, mint and numpy look up
 _register_tensor_impl("matmul_check", _check_matmul)  # ``Tensor @ Tensor`` validates as ops.matmul does
