@@ -139,11 +139,17 @@ def batch_norm(input_x: Tensor, running_mean: Tensor, running_var: Tensor, weigh
 
 def normalize(x: jax.Array, axes: int | tuple[int, ...], eps: float) -> jax.Array:
     """(x - mean) / sqrt(var + eps) over ``axes`` with float32 statistics, in x's dtype."""
-    sd = _stat_dtype(x)
-    xs = x.astype(sd)
+    return normalize_with_moments(x, axes, eps)[0]
+
+
+def normalize_with_moments(x: jax.Array, axes: int | tuple[int, ...],
+                           eps: float) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """:func:`normalize`'s result in x's dtype, with the mean and (biased) variance it used (kept dims, float32
+    for half-precision input)."""
+    xs = x.astype(_stat_dtype(x))
     m = jnp.mean(xs, axis=axes, keepdims=True)
     v = jnp.mean(jnp.square(xs - m), axis=axes, keepdims=True)
-    return ((xs - m) * jax.lax.rsqrt(v + eps)).astype(x.dtype)
+    return ((xs - m) * jax.lax.rsqrt(v + eps)).astype(x.dtype), m, v
 
 
 @functools.partial(jax.jit, static_argnums=(1, 4, 5))

@@ -12,6 +12,7 @@ import jax.numpy as jnp
 from ..common import seed as _seed
 from ..common.tensor import Tensor, wrap
 from ._core import check, op, unwrap
+from ._nn_norm import normalize_with_moments
 from ._primitives import Primitive
 
 __all__ = ["ReLU", "ReLU6", "Sigmoid", "Tanh", "GeLU", "FastGeLU", "Elu", "HSwish", "HSigmoid", "Softplus",
@@ -249,11 +250,7 @@ class BatchNorm(Primitive):
 
 @op("LayerNorm")
 def _layer_norm(x, gamma, beta, begin_norm_axis, begin_params_axis, eps):
-    axes = tuple(range(begin_norm_axis % x.ndim, x.ndim))
-    xs = x.astype(jnp.float32) if x.dtype in (jnp.float16, jnp.bfloat16) else x
-    m = jnp.mean(xs, axes, keepdims=True)
-    v = jnp.mean(jnp.square(xs - m), axes, keepdims=True)
-    y = ((xs - m) * jax.lax.rsqrt(v + eps)).astype(x.dtype)
+    y, m, v = normalize_with_moments(x, tuple(range(begin_norm_axis % x.ndim, x.ndim)), eps)
     pshape = x.shape[begin_params_axis % x.ndim:]
     y = y * jnp.reshape(gamma, pshape).astype(x.dtype) + jnp.reshape(beta, pshape).astype(x.dtype)
     return y, m.astype(x.dtype), v.astype(x.dtype)
