@@ -18,8 +18,12 @@ CASES = load_cases(FIXTURE_ROOT / "toplevel_runtime.npz")
 @pytest.fixture
 def restore_affinity():
     """Put every thread of this process back on the CPUs it had (set_cpu_affinity binds them)."""
-    tids = [int(t) for t in os.listdir("/proc/self/task")]
-    before = {tid: os.sched_getaffinity(tid) for tid in tids}
+    before = {}
+    for tid in (int(t) for t in os.listdir("/proc/self/task")):
+        try:
+            before[tid] = os.sched_getaffinity(tid)
+        except ProcessLookupError:  # a thread that ended since the listing
+            pass
     yield sorted(before[threading.get_native_id()])
     for tid, cpus in before.items():
         try:
