@@ -63,6 +63,29 @@ def _default_samples(x: Tensor, n: int, nd: int) -> Tensor:
     return rand(n, x.shape[1], nd, dtype=dtype)
 
 
+def _fractional_pool(name: str, nd: int, pool: Any, input: Tensor, kernel_size: Any, output_size: Any,
+                     output_ratio: Any, return_indices: bool, random_samples: Tensor | None,
+                     same_dtype: bool = False) -> Tensor | tuple[Tensor, Tensor]:
+    """The functions' shared argument handling around the Primitive ``pool`` of ``nd`` spatial dims (an unbatched
+    input is one batch, its samples (1, C, nd)); ``same_dtype``: the samples must have the input's dtype."""
+    _common_checks(name, output_size, output_ratio, return_indices)
+    check(isinstance(input, Tensor) and input.ndim in (nd + 1, nd + 2), name,
+          f"'input' must be a {nd + 1}-D or {nd + 2}-D Tensor, but got "
+          f"{getattr(input, 'shape', type(input).__name__)}.", TypeError)
+    squeeze = input.ndim == nd + 1
+    x = wrap(unwrap(input)[None]) if squeeze else input
+    samples = _default_samples(x, x.shape[0], nd) if random_samples is None else random_samples
+    _check_dtypes(name, x, samples)
+    size = output_size if output_size is not None else _size_from_ratio(name, output_ratio, tuple(x.shape[-nd:]))
+    if same_dtype:
+        check(x.dtype == samples.dtype, name, "'input' and '_random_samples' must be same dtype, but got "
+              f"Tensor[{x.dtype}] and Tensor[{samples.dtype}].", TypeError)
+    y, argmax = pool(kernel_size, size)(x, samples)
+    if squeeze:
+        y, argmax = y[0], argmax[0]
+    return (y, argmax) if return_indices else y
+
+
 def fractional_max_pool2d(input: Tensor, kernel_size: int | tuple[int, int],
                           output_size: int | tuple[int, int] | None = None,
                           output_ratio: float | tuple[float, float] | None = None, return_indices: bool = False,
@@ -77,20 +100,8 @@ def fractional_max_pool2d(input: Tensor, kernel_size: int | tuple[int, int],
     >>> ops.fractional_max_pool2d(x, 2, output_size=2, _random_samples=s).shape
     (1, 1, 2, 2)
     """
-    name = "fractional_max_pool2d"
-    _common_checks(name, output_size, output_ratio, return_indices)
-    check(isinstance(input, Tensor) and input.ndim in (3, 4), name,
-          f"'input' must be a 3-D or 4-D Tensor, but got {getattr(input, 'shape', type(input).__name__)}.", TypeError)
-    squeeze = input.ndim == 3
-    x = wrap(unwrap(input)[None]) if squeeze else input
-    samples = _default_samples(x, x.shape[0], 2) if _random_samples is None else _random_samples
-    _check_dtypes(name, x, samples)
-    size = output_size if output_size is not None else _size_from_ratio(name, output_ratio, tuple(x.shape[-2:]))
-    y, argmax = _POOL2D(kernel_size, size)(x, samples)
-    if squeeze:
-        y, argmax = y[0], argmax[0]
-    return (y, argmax) if return_indices else y
-
+    return _fractional_pool("fractional_max_pool2d", 2, _POOL2D, input, kernel_size, output_size, output_ratio,
+                            return_indices, _random_samples)
 
 def fractional_max_pool3d(input: Tensor, kernel_size: int | tuple[int, int, int],
                           output_size: int | tuple[int, int, int] | None = None,
@@ -107,19 +118,5 @@ def fractional_max_pool3d(input: Tensor, kernel_size: int | tuple[int, int, int]
     >>> ops.fractional_max_pool3d(x, 2, output_size=2, _random_samples=s).shape
     (1, 1, 2, 2, 2)
     """
-    name = "fractional_max_pool3d"
-    _common_checks(name, output_size, output_ratio, return_indices)
-    check(isinstance(input, Tensor) and input.ndim in (4, 5), name,
-          f"'input' must be a 4-D or 5-D Tensor, but got {getattr(input, 'shape', type(input).__name__)}.", TypeError)
-    squeeze = input.ndim == 4
-    # a (C, D, H, W) input is one batch: its samples are (1, C, 3)
-    x = wrap(unwrap(input)[None]) if squeeze else input
-    samples = _default_samples(x, x.shape[0], 3) if _random_samples is None else _random_samples
-    _check_dtypes(name, x, samples)
-    size = output_size if output_size is not None else _size_from_ratio(name, output_ratio, tuple(x.shape[-3:]))
-    check(x.dtype == samples.dtype, name, "'input' and '_random_samples' must be same dtype, but got "
-          f"Tensor[{x.dtype}] and Tensor[{samples.dtype}].", TypeError)
-    y, argmax = _POOL3D(kernel_size, size)(x, samples)
-    if squeeze:
-        y, argmax = y[0], argmax[0]
-    return (y, argmax) if return_indices else y
+    return _fractional_pool("fractional_max_pool3d", 3, _POOL3D, input, kernel_size, output_size, output_ratio,
+                            return_indices, _random_samples, same_dtype=True)
