@@ -189,6 +189,20 @@ def _obfuscate_file(path: str, factors: dict[str, Any], obf_config: dict[str, An
     return True
 
 
+def _config(network: Cell, target_modules: Any, obf_config: Any, type_message: str) -> dict[str, Any]:
+    """``obf_config``, or the one the deprecated ``target_modules`` describe, checked to be a non-empty dict
+    (``type_message``: the two functions' own wordings of the type error in MindSpore)."""
+    if obf_config is None:
+        valid_targets = check_valid_target(network, target_modules)
+        _log.warning(_DEPRECATED)
+        obf_config = transform_target_modules(valid_targets)
+    if not isinstance(obf_config, dict):
+        raise TypeError(f"{type_message}, but got {type(obf_config)}.")
+    if not obf_config:
+        raise ValueError("'obf_config' is empty or not valid, please check the input.")
+    return obf_config
+
+
 def obfuscate_ckpt(network: Cell, ckpt_files: str, target_modules: list[str] | None = None,
                    obf_config: dict[str, Any] | None = None, saved_path: str = "./",
                    obfuscate_scale: float | int = 100) -> dict[str, np.ndarray]:
@@ -240,14 +254,7 @@ def obfuscate_ckpt(network: Cell, ckpt_files: str, target_modules: list[str] | N
         raise TypeError(f"network must be nn.Cell, but got {type(network)}.")
     _check_dir("ckpt_files", ckpt_files)
     _check_dir("saved_path", saved_path)
-    if obf_config is None:
-        valid_targets = check_valid_target(network, target_modules)
-        _log.warning(_DEPRECATED)
-        obf_config = transform_target_modules(valid_targets)
-    if not isinstance(obf_config, dict):
-        raise TypeError(f"obf_config type should be dict, but got {type(obf_config)}.")
-    if not obf_config:
-        raise ValueError("'obf_config' is empty or not valid, please check the input.")
+    obf_config = _config(network, target_modules, obf_config, "obf_config type should be dict")
     check_obf_config(obf_config, "obf_metadata_config")
     check_obf_config(obf_config, "weight_obf_config")
     # The ratios are drawn before obfuscate_scale is checked (as in MindSpore: NumPy may reject it first).
@@ -294,14 +301,7 @@ def load_obf_params_into_net(network: Cell, target_modules: list[str] | None = N
     """
     if not isinstance(network, Cell):
         raise TypeError(f"network must be nn.Cell, but got {type(network)}.")
-    if obf_config is None:
-        valid_targets = check_valid_target(network, target_modules)
-        _log.warning(_DEPRECATED)
-        obf_config = transform_target_modules(valid_targets)
-    if not isinstance(obf_config, dict):
-        raise TypeError(f"obf_config should be dict type, but got {type(obf_config)}.")
-    if not obf_config:
-        raise ValueError("'obf_config' is empty or not valid, please check the input.")
+    obf_config = _config(network, target_modules, obf_config, "obf_config should be dict type")
     check_obf_config(obf_config, "network_obf_config")
     if not isinstance(data_parallel_num, int) or data_parallel_num <= 0:
         raise ValueError(f"data_parallel_num must be positive number, but got {data_parallel_num}.")
