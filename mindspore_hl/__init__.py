@@ -18,7 +18,7 @@ from .common.parameter import Parameter, ParameterTuple  # noqa: E402
 from .common.seed import set_seed, get_seed  # noqa: E402
 from .context import (GRAPH_MODE, PYNATIVE_MODE, STRICT, COMPATIBLE, LAX, set_context, get_context,  # noqa: E402
                       set_device)
-from ._jit import jit, jit_class  # noqa: E402
+from ._jit import jit, jit_class, flops_collection  # noqa: E402
 from . import ops  # noqa: E402
 from .ops import grad, value_and_grad, vjp, jvp, jacfwd, jacrev, vmap, tensor  # noqa: E402
 from ._engine._saved_tensors import saved_tensors_hooks, register_saved_tensors_hooks  # noqa: E402

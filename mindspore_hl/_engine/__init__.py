@@ -14,6 +14,7 @@ Modules, lowest first (each imports only the ones above it, ``common`` and JAX):
   explanation, shared by everything below.
 - ``_autodiff``, ``_custom``, ``_saved_tensors``: grad / value_and_grad / vjp / jvp ..., custom bprop, and the
   pack / unpack hooks on what a gradient saves (``saved_tensors_hooks``).
+- ``_flops``: FLOPs of compiled steps as MindSpore counts them, and the phase names ``flops_collection`` counts.
 - ``_compiled``: ``CompiledFunction`` (Cell calls, ``jit``, GRAPH_MODE grad) and eager parallel steps.
 - ``_runner``: ``StepRunner``, Model's train/eval steps with the state held between calls (and sink mode).
 - ``_cache``: JAX's persistent compilation cache (``set_context(enable_compile_cache=True)``).

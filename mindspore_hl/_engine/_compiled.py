@@ -19,10 +19,11 @@ from typing import Any
 
 import jax
 
+from .. import _dump
 from .._syntax import convert
 from ..common import seed
 from ..common._symbol import check_enable_dynamic
-from . import _mode, _plan, _scope, _state
+from . import _flops, _mode, _plan, _scope, _state
 from ._step import Entry, build, explain, make_pure, signature, split_args, unshare
 
 __all__ = ["CompiledFunction", "jit", "jit_class", "eager_step", "graph_function", "compiling"]
@@ -61,10 +62,32 @@ class CompiledFunction:
         self.name: str = name or str(getattr(fn, "__qualname__", "function"))
         self.donate = donate
         self._cache: dict[Any, Entry] = {}
+        self._phases: dict[Any, str] = {}
+        self._last: tuple[Any, Any] | None = None  # (key, inputs) of the last call
         _state.compiled.add(self)  # a change of the parallel context clears the cache
 
     def clear_cache(self) -> None:
         self._cache.clear()
+        self._phases.clear()
+
+    def phase_name(self, owner: Any, prefix: str) -> str:
+        """MindSpore's phase name of the executable the last call ran (``owner.current_phase``), registered
+        once for :func:`_flops.flops_collection`."""
+        key, dyn = self._last or (None, ())
+        self._last = (key, ())  # (the inputs are not kept alive past the call)
+        name = self._phases.get((prefix, key))
+        if name is None:
+            arrays = _flops.abstract(dyn)
+
+            def count():
+                entry = self._cache.get(key)
+                if entry is None:
+                    raise RuntimeError(f"flops_collection: '{self.name}' was compiled again since this phase.")
+                return _flops.count_entry(entry, arrays)
+
+            name = _flops.register_phase(owner, prefix, len(self._phases), count)
+            self._phases[(prefix, key)] = name
+        return name
 
     def _discover(self, args):
         dyn, rebuild = split_args(args)
@@ -101,7 +124,7 @@ class CompiledFunction:
         return entry
 
     def __call__(self, *args: Any) -> Any:
-        key = signature(args)
+        key = signature(args) + _dump.key()  # (a program traced with dump hooks is not reused without them)
         entry = self._entry(key, args)
         dyn, _ = split_args(args)
         params = entry.params
@@ -113,6 +136,7 @@ class CompiledFunction:
         except Exception:
             self._cache.pop(key, None)
             raise
+        self._last = (key, dyn)
         for p, v in zip(params, new_state):
             p._data = v
         seed.set_global_key(new_rng)

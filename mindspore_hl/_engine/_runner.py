@@ -23,9 +23,10 @@ from typing import Any
 import jax
 import numpy as np
 
+from .. import _dump
 from ..common import seed
 from ..common.tensor import wrap
-from . import _state
+from . import _flops, _state
 from ._step import Entry, build, explain, make_pure, unshare
 
 __all__ = ["StepRunner"]
@@ -61,6 +62,7 @@ class StepRunner:
         self.name = name or type(cell).__name__
         self.params = tuple(cell.get_parameters())
         self._cache: dict[Any, Entry] = {}
+        self._phases: dict[Any, str] = {}  # {(phase, key): MindSpore's phase name of that executable}
         self._per_step_sink: bool | None = None
         self.state: tuple[Any, ...] | None = None   # tuple of arrays while the runner owns the state, else None
         self.rng: Any = None
@@ -69,6 +71,7 @@ class StepRunner:
     def clear_cache(self) -> None:
         self.push()
         self._cache.clear()
+        self._phases.clear()
 
     # ---- state ownership ----------------------------------------------------------------------
     def pull(self) -> None:
@@ -96,7 +99,7 @@ class StepRunner:
         return step
 
     def _key(self, columns, sink):
-        return (sink, self.cell.training) + tuple((c.shape, c.dtype) for c in columns)
+        return (sink, self.cell.training) + tuple((c.shape, c.dtype) for c in columns) + _dump.key()
 
     def _entry(self, key, columns, sink):
         entry = self._cache.get(key)
@@ -133,7 +136,22 @@ class StepRunner:
                 self.state = state
             raise
         self.state, self.rng = new_state, new_rng
+        phase = self._phases.get((self.cell.phase, key)) or self._name_phase(key, columns, sink)
+        self.cell.__dict__["current_phase"] = phase
         return out
+
+    def _name_phase(self, key, columns, sink):
+        """Name the executable of ``key`` as MindSpore names a phase, counted per step by flops_collection."""
+        single = _flops.abstract(columns)
+        if sink:  # (counted on the single step: XLA counts a loop's body once)
+            single = [jax.ShapeDtypeStruct(c.shape[1:], c.dtype) for c in single]
+
+        def count():  # (kept by the Cell: the count outlives the Model, as MindSpore's graph does)
+            return _flops.count_entry(self._entry(self._key(single, False), single, False), single)
+
+        name = _flops.register_phase(self.cell, self.cell.phase, len(self._phases), count)
+        self._phases[(self.cell.phase, key)] = name
+        return name
 
     def step(self, columns: Sequence[Any]) -> Any:
         """Run one step on a batch (list of arrays); returns the cell's output (Tensors, not synced)."""

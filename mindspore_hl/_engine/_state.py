@@ -19,8 +19,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["trace", "context", "parallel", "runtime", "rng", "op_overrides", "meshes", "compiled", "on_reset",
-           "reset"]
+__all__ = ["trace", "context", "parallel", "runtime", "rng", "op_overrides", "meshes", "compiled", "phases",
+           "on_reset", "reset"]
 
 
 class _Trace(threading.local):
@@ -54,6 +54,8 @@ rng = _Rng()
 op_overrides: dict[str, Callable[..., Any]] = {}  # {op name: array function} of the device plug-in in use
 meshes: dict[tuple[Any, int], Any] = {}  # (device ids, model axis size) -> jax.sharding.Mesh
 compiled: weakref.WeakSet[Any] = weakref.WeakSet()  # compiled functions whose caches depend on the parallel context
+# {phase name: weak reference to its Cell}: the compiled Cell calls and Model steps flops_collection counts
+phases: dict[str, weakref.ref[Any]] = {}
 _hooks: list[Callable[[], Any]] = []
 
 
@@ -80,6 +82,7 @@ def reset() -> None:
     op_overrides.clear()
     meshes.clear()
     runtime.clear()
+    phases.clear()
     for fn in _hooks:
         fn()
     for cf in list(compiled):

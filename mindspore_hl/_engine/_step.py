@@ -10,6 +10,7 @@ calls, sink mode) differ only in where the state lives.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import traceback
 from collections.abc import Callable, Sequence
@@ -18,7 +19,7 @@ from typing import Any, Protocol
 import jax
 import numpy as np
 
-from .. import _host_memory
+from .. import _dump, _host_memory
 from ..common.tensor import Tensor, copy_array, wrap
 from . import _options, _plan, _scope, _state
 
@@ -113,6 +114,9 @@ def register_input_check(value: Any, check: Callable[[np.ndarray], None]) -> boo
     return True
 
 
+_NO_DUMP = contextlib.nullcontext()
+
+
 def make_pure(fn: Callable[..., Any], params: Sequence[Any]) -> PureStep:
     """``pure(state, rng, arrays, rebuild) -> (outputs, new_state, new_rng)`` for ``fn`` over ``params``.
 
@@ -133,7 +137,8 @@ def make_pure(fn: Callable[..., Any], params: Sequence[Any]) -> PureStep:
         trace.input_checks = checks
         trace.compiling += 1  # nested Cells trace their construct through the static-graph syntax hook
         try:
-            with _scope.StatelessScope(params, state, rng=rng) as scope:
+            with _scope.StatelessScope(params, state, rng=rng) as scope, \
+                    (_dump.trace_step(params, state, arrays) if outer else _NO_DUMP):  # MINDSPORE_DUMP_CONFIG
                 out = fn(*rebuild(arrays))
                 new_state = tuple(scope.values[id(p)] for p in params)
                 extra = [p for p, _ in scope.updates() if id(p) not in ids]
@@ -193,16 +198,17 @@ def build(name: str, step: Callable[..., Any], params: Sequence[Any], arrays: Se
         jitted = jax.jit(fn, donate_argnums=donate_argnums, compiler_options=_options.compiler_options())
     else:
         jitted = plan.jit(fn, donate_argnums)
-    return Entry(name, jitted, params, plan, input_checks)
+    return Entry(name, jitted, params, plan, input_checks, step)
 
 
 class Entry:
     """One compiled executable of a step, and how to call it."""
-    __slots__ = ("name", "jitted", "params", "plan", "inline", "input_checks", "traced")
+    __slots__ = ("name", "jitted", "params", "plan", "inline", "input_checks", "traced", "step")
 
     def __init__(self, name: str, jitted: Any, params: Sequence[Any], plan: _plan.Plan | None = None,
-                 input_checks: list[Any] | None = None) -> None:
+                 input_checks: list[Any] | None = None, step: Callable[..., Any] | None = None) -> None:
         self.name, self.jitted, self.params, self.plan = name, jitted, params, plan
+        self.step = step  # the single step compiled (a sink compiles a scan of it), for FLOP counts
         self.input_checks = input_checks  # [(input position, check(host array))], see register_input_check
         self.traced = input_checks is None  # (traced before the first call, so its checks run before it too)
         # whether calls get their inputs ready (_host_memory); None until the first call decides
@@ -222,6 +228,7 @@ class Entry:
             if self.plan is not None:
                 state, rng, arrays = self.plan.place(state, rng, arrays)
             out, new_state, new_rng = self.jitted(state, rng, arrays)
+            _dump.sync()  # with dump on: its files are written when the call returns
         except Exception as e:
             if self.plan is not None:
                 e = self.plan.explain(e)

@@ -1,21 +1,7 @@
 """``FlopsUtilizationCollector``: FLOPs of the compiled step, and MFU / HFU per step, as MindSpore prints them.
 
-MindSpore counts the forward and backward FLOPs of MatMul, BatchMatMul, FlashAttentionScore and Conv2D in its
-compiled graph (2 per multiply-add): a ``Dense(10, 5)`` trained on batches of 32 is 6400 model FLOPs per step
-(forward 3200 + weight gradient 3200; no input gradient is computed). Here:
-
-* model FLOPs are counted the same way from the traced train step (the jaxpr ``Model`` compiles): every
-  ``dot_general`` (MatMul, BatchMatMul, the matmuls of attention) and ``conv_general_dilated`` (convolutions),
-  forward and backward, a ``scan`` times its length (a forward ``ops.conv2d`` counts as the convolution it
-  computes, see ``_conv2d_op_flops``). A block under ``recompute`` (``jax.checkpoint``) is counted with its
-  recomputed forward, which MindSpore adds to its hardware count only;
-* hardware FLOPs are XLA's own count for the compiled executable (``Compiled.cost_analysis()['flops']``): all
-  the arithmetic the device runs after XLA's optimisations, elementwise ops and any recomputation included. It
-  is therefore at least the model count, where MindSpore's hardware count only adds recomputed MatMul / Conv.
-
-In a parallel mode the traced step is the whole (global-batch) step and XLA's count is per device (the
-partitioned program): the full model FLOPs are the traced count, the shard ones that divided by the device
-number; the shard hardware FLOPs are XLA's count, the full ones that times the device number.
+The FLOPs are ``flops_collection``'s for the running network's ``current_phase`` (``_engine._flops`` says how
+model and hardware FLOPs are counted).
 """
 from __future__ import annotations
 
@@ -28,102 +14,15 @@ from typing import Any
 
 import jax
 
-from ..common import seed
+from .._engine._flops import flops_collection
 from ..communication import GlobalComm, get_rank
 from ._callback import Callback, RunContext
 
-__all__ = ["FlopsUtilizationCollector", "matmul_conv_flops"]
+__all__ = ["FlopsUtilizationCollector"]
 
 _log = logging.getLogger(__name__)
 _NOT_GRAPH = "FlopsUtilizationCollector now only support graph mode."
 _NOT_MODE = "FlopsUtilizationCollector only support train and eval mode!"
-
-
-def _size(aval: Any) -> int:
-    return math.prod(getattr(aval, "shape", ()) or ())
-
-
-def _eqn_flops(eqn: Any) -> int:
-    if eqn.primitive.name == "dot_general":
-        (contract, _), _ = eqn.params["dimension_numbers"]
-        lhs = eqn.invars[0].aval
-        return 2 * _size(eqn.outvars[0].aval) * math.prod(lhs.shape[d] for d in contract)
-    if eqn.primitive.name == "conv_general_dilated":
-        rhs = eqn.invars[1].aval
-        out_feature = eqn.params["dimension_numbers"].rhs_spec[0]
-        return 2 * _size(eqn.outvars[0].aval) * (_size(rhs) // max(rhs.shape[out_feature], 1))
-    return 0
-
-
-def _inner_jaxprs(eqn: Any) -> list[Any]:
-    found = []
-    for value in eqn.params.values():
-        for v in value if isinstance(value, (tuple, list)) else (value,):
-            inner = getattr(v, "jaxpr", v)
-            if hasattr(inner, "eqns"):
-                found.append(inner)
-    return found
-
-
-def _conv2d_op_flops(eqn: Any) -> int | None:
-    """A forward ``ops.conv2d`` call counted as MindSpore's Conv2D (None for any other equation).
-
-    Small-channel convolutions are computed in a rearranged form with more arithmetic than the convolution
-    (``ops/_nn_conv_narrow.py``); MindSpore's count is that of the convolution itself, read here from the call's
-    input (N, C_in, H, W) or NHWC, weight (C_out, C_in / groups, kH, kW) and output. Its backward pass is plain
-    convolutions, counted as they are.
-    """
-    name = str(eqn.params.get("name", ""))
-    if eqn.primitive.name not in ("pjit", "jit") or not name.endswith("conv2d_core"):
-        return None
-    if "transpose(" in str(getattr(eqn.source_info, "name_stack", "")):
-        return None
-    w = eqn.invars[1].aval if len(eqn.invars) > 1 else None
-    if w is None or len(getattr(w, "shape", ())) != 4 or len(eqn.outvars[0].aval.shape) != 4:
-        return None
-    return 2 * _size(eqn.outvars[0].aval) * (_size(w) // max(w.shape[0], 1))
-
-
-def matmul_conv_flops(jaxpr: Any) -> int:
-    """FLOPs of the matrix products and convolutions of one run of ``jaxpr`` (a Jaxpr or ClosedJaxpr).
-
-    A multiply-add counts 2; a ``scan`` counts its body ``length`` times, a ``cond`` its costliest branch.
-
-    >>> import jax, jax.numpy as jnp
-    >>> matmul_conv_flops(jax.make_jaxpr(jnp.matmul)(jnp.ones((32, 10)), jnp.ones((10, 5))))
-    3200
-    """
-    jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
-    total = 0
-    for eqn in jaxpr.eqns:
-        inner = _inner_jaxprs(eqn)
-        conv = _conv2d_op_flops(eqn)
-        if conv is not None:
-            total += conv
-        elif not inner:
-            total += _eqn_flops(eqn)
-        elif eqn.primitive.name == "cond":
-            total += max(matmul_conv_flops(j) for j in inner)
-        else:
-            total += (eqn.params.get("length", 1) if eqn.primitive.name == "scan" else 1) * sum(
-                matmul_conv_flops(j) for j in inner)
-    return total
-
-
-def _step_flops(runner: Any, columns: list[Any]) -> tuple[float, float]:
-    """(model FLOPs of the traced step, XLA's FLOPs of the compiled executable) for one step on ``columns``.
-
-    XLA counts a loop's body once, whatever its trip count, so a sink (a scan of steps) is not divided: the
-    executable of a single step is compiled for the count when only the sink's exists.
-    """
-    entry = runner._entry(runner._key(columns, False), columns, False)  # (built already unless sinking)
-    model = float(matmul_conv_flops(runner.jaxpr(columns)))
-    state = tuple(jax.ShapeDtypeStruct(p._value.shape, p._value.dtype) for p in runner.params)
-    rng = runner.rng if runner.rng is not None else seed.global_key()
-    cols = [jax.ShapeDtypeStruct(c.shape, c.dtype) for c in columns]
-    cost = entry.lower(state, rng, cols).compile().cost_analysis()  # a cache hit of the running executable
-    cost = cost[0] if isinstance(cost, (list, tuple)) and cost else (cost or {})
-    return model, float(cost.get("flops", 0.0))
 
 
 def _rank(parallel: bool) -> int:
@@ -197,21 +96,16 @@ class FlopsUtilizationCollector(Callback):
         cb = run_context.original_args()
         if cb.get("mode") not in ("train", "eval"):
             return self._refuse(_NOT_MODE)
-        model = cb.get("model")
-        runner = None
-        if model is not None:
-            runner = model._train_runner() if cb.mode == "train" else model._eval_runner()
-        if runner is None:
+        network = cb.get("train_network" if cb.mode == "train" else "eval_network")
+        if network is None or not network.compiled:
             return self._refuse(_NOT_GRAPH)
-        element = cb.get("train_dataset_element" if cb.mode == "train" else "eval_dataset_element")
         try:
-            columns = [getattr(t, "_value", t) for t in (element or ())]
-            full_model, shard_hardware = _step_flops(runner, columns)
+            (self.full_model_flops, self.full_hardware_flops, self.shard_model_flops, self.shard_hardware_flops,
+             dynamic) = flops_collection(network.current_phase)
         except Exception as e:  # (e.g. a step whose placement cannot be lowered abstractly)
             return self._refuse(f"FlopsUtilizationCollector is not supported because {e}.", e)
-        devices = max(int(cb.get("device_number") or 1), 1) if _parallel(cb) else 1
-        self.full_model_flops, self.shard_model_flops = full_model, full_model / devices
-        self.full_hardware_flops, self.shard_hardware_flops = shard_hardware * devices, shard_hardware
+        if dynamic:
+            return self._refuse("FlopsUtilizationCollector now do not support dynamic shape.")
         return True
 
     def step_end(self, run_context: RunContext) -> None:

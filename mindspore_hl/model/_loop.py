@@ -152,6 +152,7 @@ def eval_loop(model: Model, source: DataSource, cbs: CallbackManager, cb: Callba
     try:
         cbs.on_eval_begin(rc)
         net.set_train(False)
+        net.phase = "eval"  # (MindSpore's name for the compiled eval step)
         cbs.on_eval_epoch_begin(rc)
         for columns in next(source.epochs(1)):
             cb.cur_step_num += 1

@@ -286,8 +286,9 @@ class CellExtras:
         self.__dict__["_cell_type"] = cell_type
 
     @property
-    def create_time(self) -> float:
-        return self.__dict__.setdefault("_create_time", time.time())
+    def create_time(self) -> int:
+        """When the Cell was first asked for it, in nanoseconds since the epoch (part of its phase names)."""
+        return self.__dict__.setdefault("_create_time", time.time_ns())
 
     @property
     def cell_init_args(self) -> str:
@@ -565,11 +566,12 @@ class CellExtras:
 
     @property
     def compile_phase(self) -> str:
-        return self.phase
+        return self.__dict__.get("current_phase", self.phase)
 
     @property
     def compiled(self) -> bool:
-        return self.__dict__.get("_compiled") is not None
+        """Whether this Cell was compiled: called in GRAPH_MODE, or trained / evaluated by a Model there."""
+        return self.__dict__.get("_compiled") is not None or "current_phase" in self.__dict__
 
     def compile_and_run(self, *args: Any, **kwargs: Any) -> Any:
         """Compile (GRAPH_MODE) and run: the same as calling the Cell."""

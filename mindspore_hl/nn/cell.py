@@ -65,6 +65,10 @@ class Cell(CellExtras):
         d = self.__dict__
         if "_params" not in d:
             raise RuntimeError(f"{type(self).__name__}: call super().__init__() before assigning attributes.")
+        attr = getattr(type(self), name, None)
+        if isinstance(attr, property) and attr.fset is not None:  # (phase, pipeline_stage ...: checked setters)
+            attr.fset(self, value)
+            return
         if isinstance(value, Parameter):
             if not value._has_user_name:
                 value.name = name
@@ -160,6 +164,7 @@ class Cell(CellExtras):
         """Set training mode on this Cell and all sub-cells; returns self."""
         for _, cell in self.cells_and_names():
             cell.__dict__["training"] = bool(mode)
+        self.__dict__["_phase"] = "train" if mode else "predict"
         return self
 
     def set_grad(self, requires_grad: bool = True) -> Self:
@@ -168,7 +173,15 @@ class Cell(CellExtras):
 
     @property
     def phase(self) -> str:
-        return "train" if self.training else "predict"
+        """The prefix of this Cell's compiled phases: ``'train'`` until ``set_train(False)`` makes it
+        ``'predict'`` (Model names its eval network's ``'eval'``)."""
+        return self.__dict__.get("_phase", "train")
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        if not isinstance(value, str):
+            raise TypeError(f"For 'Cell', the property 'phase' must be string type, but got type {type(value)}.")
+        self.__dict__["_phase"] = value
 
     def to_float(self, dst_type: mstype.Type) -> Self:
         """Run this Cell (and sub-cells) in ``dst_type``: floating inputs are cast on entry."""
@@ -215,7 +228,9 @@ class Cell(CellExtras):
             cf = CompiledFunction(lambda training, *a: self._run(*a), lambda: self.get_parameters(),
                                   name=type(self).__name__)
             self.__dict__["_compiled"] = cf
-        return cf(self.training, *args)
+        out = cf(self.training, *args)
+        self.__dict__["current_phase"] = cf.phase_name(self, self.phase)
+        return out
 
     def _run(self, *args, **kwargs):
         if "_hooks" in self.__dict__ or "_recompute" in self.__dict__:  # forward/backward hooks, recompute()

@@ -14,7 +14,8 @@ import pytest
 import mindspore_hl as ms
 import mindspore_hl.dataset as ds
 from mindspore_hl import nn, ops
-from mindspore_hl.callbacks._flops import FlopsUtilizationCollector, matmul_conv_flops
+from mindspore_hl._engine._flops import matmul_conv_flops
+from mindspore_hl.callbacks._flops import FlopsUtilizationCollector
 from mindspore_hl.model import Model
 from tests.oracle import case_params
 

@@ -163,3 +163,12 @@ def test_nested_cells_with_ops_inside_compiled_grad(mode):
     loss, grads = (ms.jit(fn) if mode == ms.GRAPH_MODE else fn)(Tensor(_x(4, 2, 2)))
     assert len(grads) == len(params) and all(g.shape == p.shape for g, p in zip(grads, params))
     assert np.isfinite(float(loss.asnumpy()))
+
+
+def test_assignments_go_through_property_setters():
+    net = nn.Dense(2, 2)
+    net.pipeline_stage = 2
+    net.phase = "eval"
+    assert (net.pipeline_stage, net.phase) == (2, "eval")
+    with pytest.raises(TypeError, match="pipeline_stage must be a non-negative int"):
+        net.pipeline_stage = -1
