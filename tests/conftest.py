@@ -64,11 +64,15 @@ _SLOW_IDS = frozenset(line.strip() for line in _SLOW_LIST.read_text().splitlines
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by mark
 def pytest_collection_modifyitems(config, items):
     """Mark the measured-slow tests of ``tests/slow_tests.txt`` ``slow`` (parametrized cases included), and skip
-    the tests marked ``devices(n)`` where JAX has fewer devices (one GPU instead of 8 virtual CPU devices)."""
+    the tests marked ``devices(n)`` where JAX has fewer devices (one GPU instead of 8 virtual CPU devices), and
+    those marked ``host_cpu`` where JAX computes on another platform."""
     available = jax.device_count()
+    on_cpu = jax.default_backend() == "cpu"
     for item in items:
         if item.nodeid in _SLOW_IDS:
             item.add_marker(pytest.mark.slow)
         needed = item.get_closest_marker("devices")
         if needed is not None and available < needed.args[0]:
             item.add_marker(pytest.mark.skip(reason=f"needs {needed.args[0]} devices, JAX has {available}"))
+        if not on_cpu and item.get_closest_marker("host_cpu") is not None:
+            item.add_marker(pytest.mark.skip(reason=f"checks the CPU platform, JAX computes on {jax.default_backend()}"))

@@ -38,6 +38,7 @@ def test_bad_keys_and_modes():
         ms.get_context("no_such_key")
 
 
+@pytest.mark.host_cpu
 def test_device_target_and_id():
     assert ms.get_context("device_target") == "CPU"
     ms.set_device("CPU", 1)

@@ -24,8 +24,9 @@ def _f(x):
 
 @op("sinc")
 def sinc(input: Tensor) -> Tensor:
-    """sin(pi x) / (pi x), 1 at 0."""
-    return jnp.sinc(_f(input))
+    """sin(pi x) / (pi x), 1 at 0, NaN at +-inf (sin(inf) is NaN; GPUs' sine would give a finite value there)."""
+    x = _f(input)
+    return jnp.where(jnp.isinf(x), jnp.asarray(jnp.nan, x.dtype), jnp.sinc(x))
 
 
 @op("deg2rad")

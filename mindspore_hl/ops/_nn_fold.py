@@ -25,10 +25,41 @@ def _check_rank(name, x, ranks, layout):
           f"{list(x.shape)}.")
 
 
+def patches(x, kernel, stride, padding, rhs_dilation=None):
+    """``lax.conv_general_dilated_patches`` of (N, C, *spatial) ``x``: (N, C * prod(kernel), *out spatial),
+    channel-major. ``padding``: 'SAME' / 'VALID' or (low, high) pairs.
+
+    Floating inputs take XLA's patch convolution. Integer and bool inputs are gathered with strided slices
+    instead, one per kernel offset: GPU convolutions take only floats, and a float convolution would round
+    integers above 2**24.
+
+    >>> import jax.numpy as jnp
+    >>> x = jnp.arange(16, dtype=jnp.int32).reshape(1, 1, 4, 4)
+    >>> patches(x, (2, 2), (2, 2), "VALID")[0, :, 0, 0].tolist()
+    [0, 1, 4, 5]
+    """
+    kernel, stride = tuple(kernel), tuple(stride)
+    dilation = tuple(rhs_dilation or (1,) * len(kernel))
+    if jnp.issubdtype(x.dtype, jnp.inexact):
+        return lax.conv_general_dilated_patches(x, kernel, stride, padding, rhs_dilation=dilation)
+    spatial = x.shape[2:]
+    if isinstance(padding, str):
+        span = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
+        padding = lax.padtype_to_pads(spatial, span, stride, padding)
+    x = jnp.pad(x, [(0, 0), (0, 0)] + [tuple(p) for p in padding])
+    out = [(x.shape[2 + i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1 for i in range(len(kernel))]
+    taken = []
+    for offset in np.ndindex(*kernel):
+        start = [0, 0] + [o * d for o, d in zip(offset, dilation)]
+        limit = [x.shape[0], x.shape[1]] + [s + (n - 1) * st + 1 for s, n, st in zip(start[2:], out, stride)]
+        taken.append(lax.slice(x, start, limit, [1, 1] + list(stride)))
+    n, c = x.shape[:2]
+    return jnp.stack(taken, axis=2).reshape((n, c * len(taken)) + tuple(out))
+
+
 def _unfold_array(x, kernel, dilation, pads, stride):
     """(N, C * kh * kw, L) patches of (N, C, H, W), channel-major (MindSpore's / im2col's order)."""
-    p = lax.conv_general_dilated_patches(x, kernel, stride, pads, rhs_dilation=dilation,
-                                         dimension_numbers=("NCHW", "OIHW", "NCHW"))
+    p = patches(x, kernel, stride, pads, rhs_dilation=dilation)
     return p.reshape(p.shape[0], p.shape[1], -1)
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..common.tensor import Tensor
 from ._core import check, op
+from ._nn_fold import patches
 from ._registry import lookup
 
 
@@ -164,8 +165,7 @@ def extract_volume_patches(x: Tensor, kernel_size: int | tuple[int, ...], stride
     check(x.ndim == 5, name, f"'x' must be 5-D (N, C, D, H, W), but got shape {list(x.shape)}.")
     check(padding in ("VALID", "SAME"), name, f"'padding' must be 'VALID' or 'SAME', but got {padding!r}.")
     kernel, stride = tuple(kernel_size)[-3:], tuple(strides)[-3:]
-    p = jax.lax.conv_general_dilated_patches(x, kernel, stride, padding,
-                                             dimension_numbers=("NCDHW", "OIDHW", "NCDHW"))
+    p = patches(x, kernel, stride, padding)
     n, c = x.shape[:2]
     k = int(np.prod(kernel))
     return p.reshape((n, c, k) + p.shape[2:]).swapaxes(1, 2).reshape(p.shape)

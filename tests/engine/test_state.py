@@ -4,6 +4,7 @@ import warnings
 
 import jax
 import numpy as np
+import pytest
 
 import mindspore_hl as ms
 from mindspore_hl import nn, parallel
@@ -11,6 +12,7 @@ from mindspore_hl._engine import _mode, _scope, _state
 from mindspore_hl.parallel import ParallelMode
 
 
+@pytest.mark.devices(4)
 def test_reset_restores_every_setting():
     ms.set_context(mode=ms.GRAPH_MODE, max_call_depth=77)
     ms.set_seed(5)
@@ -51,6 +53,7 @@ def test_should_compile_is_the_one_rule():
     assert seen == [False]  # a foreign tracer: never compiled (nor written back) by the engine
 
 
+@pytest.mark.devices(8)
 def test_inner_jit_call_of_an_eager_parallel_step_splits_nothing():
     parallel.set_auto_parallel_context(parallel_mode=ParallelMode.DATA_PARALLEL, device_num=8)
     w = ms.Parameter(ms.Tensor(np.zeros((3,), np.float32)), name="w")  # 3: not a multiple of 8

@@ -18,6 +18,8 @@ from mindspore_hl.parallel._layout_math import slice_bounds, strategy_of
 from mindspore_hl.parallel._strategy_file import layout_map
 from tests.oracle import case_params
 
+pytestmark = pytest.mark.devices(8)  # every test lays a step out over 8 devices
+
 X = np.linspace(-1, 1, 64, dtype=np.float32).reshape(8, 8)
 Y = np.linspace(0, 1, 32, dtype=np.float32).reshape(8, 4)
 

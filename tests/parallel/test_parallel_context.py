@@ -68,6 +68,7 @@ def test_memory_budget_from_max_device_memory():
         memory_budget()
 
 
+@pytest.mark.devices(8)
 def test_mesh_is_data_by_model_over_all_devices():
     m = mesh(2)
     assert m.axis_names == ("data", "model") and dict(m.shape) == {"data": 4, "model": 2}

@@ -107,6 +107,7 @@ def test_custom_value_and_grad_loop_data_parallel_equals_single_device(mode):
     _close(*_run_both(lambda: _custom_loop(mode)))
 
 
+@pytest.mark.devices(8)
 def test_graph_mode_model_train_sinks_one_sharded_scan_per_epoch():
     _dp()
     ms.set_context(mode=ms.GRAPH_MODE)
@@ -122,6 +123,7 @@ def test_graph_mode_model_train_sinks_one_sharded_scan_per_epoch():
     assert all(len(p._data.sharding.device_set) == 8 for p in net.trainable_params())
 
 
+@pytest.mark.devices(8)
 def test_eager_step_splits_the_batch_over_the_mesh():
     _dp()
     net = _net()

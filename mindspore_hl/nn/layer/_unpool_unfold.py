@@ -10,6 +10,7 @@ import jax
 import jax.numpy as jnp
 
 from ...ops._core import op
+from ...ops._nn_fold import patches
 from ..cell import Cell
 from ._checks import check_input
 
@@ -84,7 +85,7 @@ class MaxUnpool3d(_MaxUnpoolNd):
 @op("nn_extract_patches")
 def _extract_patches(x, ksizes, strides, rates, padding):
     n, c = x.shape[:2]
-    p = jax.lax.conv_general_dilated_patches(x, ksizes, strides, padding.upper(), rhs_dilation=rates)
+    p = patches(x, ksizes, strides, padding.upper(), rhs_dilation=rates)
     # lax orders the patch depth (C, kr, kc); TensorFlow's ExtractImagePatches (MindSpore's Unfold) (kr, kc, C).
     k = ksizes[0] * ksizes[1]
     p = p.reshape((n, c, k) + p.shape[2:]).transpose((0, 2, 1, 3, 4))
@@ -122,8 +123,7 @@ class Unfold(Cell):
 
 def _im2col_raw(x, kernel_size, dilation, padding, stride):
     n, c = x.shape[:2]
-    p = jax.lax.conv_general_dilated_patches(x, kernel_size, stride, [(q, q) for q in padding],
-                                             rhs_dilation=dilation)
+    p = patches(x, kernel_size, stride, [(q, q) for q in padding], rhs_dilation=dilation)
     return p.reshape((n, c * kernel_size[0] * kernel_size[1], -1))
 
 
