@@ -62,31 +62,32 @@ class CompiledFunction:
         self.name: str = name or str(getattr(fn, "__qualname__", "function"))
         self.donate = donate
         self._cache: dict[Any, Entry] = {}
-        self._phases: dict[Any, str] = {}
-        self._last: tuple[Any, Any] | None = None  # (key, inputs) of the last call
+        self._phases = 0  # how many executables phase_name has named
+        self._last: tuple[Entry, Any, Any] | None = None  # (entry, key, inputs) of the last call, for phase_name
         _state.compiled.add(self)  # a change of the parallel context clears the cache
 
     def clear_cache(self) -> None:
         self._cache.clear()
-        self._phases.clear()
 
     def phase_name(self, owner: Any, prefix: str) -> str:
         """MindSpore's phase name of the executable the last call ran (``owner.current_phase``), registered
         once for :func:`_flops.flops_collection`."""
-        key, dyn = self._last or (None, ())
-        self._last = (key, ())  # (the inputs are not kept alive past the call)
-        name = self._phases.get((prefix, key))
+        entry, key, dyn = self._last or (None, None, ())
+        self._last = None  # (the inputs are not kept alive past the call)
+        if entry is None:
+            raise RuntimeError(f"phase_name: '{self.name}' has not been called.")
+        name = entry.phases.get(prefix)
         if name is None:
             arrays = _flops.abstract(dyn)
 
             def count():
-                entry = self._cache.get(key)
-                if entry is None:
+                current = self._cache.get(key)
+                if current is None:
                     raise RuntimeError(f"flops_collection: '{self.name}' was compiled again since this phase.")
-                return _flops.count_entry(entry, arrays)
+                return _flops.count_entry(current, arrays)
 
-            name = _flops.register_phase(owner, prefix, len(self._phases), count)
-            self._phases[(prefix, key)] = name
+            name = entry.phases[prefix] = _flops.register_phase(owner, prefix, self._phases, count)
+            self._phases += 1
         return name
 
     def _discover(self, args):
@@ -136,7 +137,7 @@ class CompiledFunction:
         except Exception:
             self._cache.pop(key, None)
             raise
-        self._last = (key, dyn)
+        self._last = (entry, key, dyn)
         for p, v in zip(params, new_state):
             p._data = v
         seed.set_global_key(new_rng)

@@ -62,7 +62,7 @@ class StepRunner:
         self.name = name or type(cell).__name__
         self.params = tuple(cell.get_parameters())
         self._cache: dict[Any, Entry] = {}
-        self._phases: dict[Any, str] = {}  # {(phase, key): MindSpore's phase name of that executable}
+        self._phases = 0  # how many executables _name_phase has named
         self._per_step_sink: bool | None = None
         self.state: tuple[Any, ...] | None = None   # tuple of arrays while the runner owns the state, else None
         self.rng: Any = None
@@ -71,7 +71,6 @@ class StepRunner:
     def clear_cache(self) -> None:
         self.push()
         self._cache.clear()
-        self._phases.clear()
 
     # ---- state ownership ----------------------------------------------------------------------
     def pull(self) -> None:
@@ -136,12 +135,13 @@ class StepRunner:
                 self.state = state
             raise
         self.state, self.rng = new_state, new_rng
-        phase = self._phases.get((self.cell.phase, key)) or self._name_phase(key, columns, sink)
-        self.cell.__dict__["current_phase"] = phase
+        prefix = self.cell.phase
+        self.cell.__dict__["current_phase"] = entry.phases.get(prefix) or self._name_phase(entry, prefix, columns,
+                                                                                             sink)
         return out
 
-    def _name_phase(self, key, columns, sink):
-        """Name the executable of ``key`` as MindSpore names a phase, counted per step by flops_collection."""
+    def _name_phase(self, entry, prefix, columns, sink):
+        """Name ``entry`` as MindSpore names a phase, counted per step by flops_collection."""
         single = _flops.abstract(columns)
         if sink:  # (counted on the single step: XLA counts a loop's body once)
             single = [jax.ShapeDtypeStruct(c.shape[1:], c.dtype) for c in single]
@@ -149,8 +149,8 @@ class StepRunner:
         def count():  # (kept by the Cell: the count outlives the Model, as MindSpore's graph does)
             return _flops.count_entry(self._entry(self._key(single, False), single, False), single)
 
-        name = _flops.register_phase(self.cell, self.cell.phase, len(self._phases), count)
-        self._phases[(self.cell.phase, key)] = name
+        name = entry.phases[prefix] = _flops.register_phase(self.cell, prefix, self._phases, count)
+        self._phases += 1
         return name
 
     def step(self, columns: Sequence[Any]) -> Any:

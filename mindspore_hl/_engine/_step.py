@@ -203,12 +203,13 @@ def build(name: str, step: Callable[..., Any], params: Sequence[Any], arrays: Se
 
 class Entry:
     """One compiled executable of a step, and how to call it."""
-    __slots__ = ("name", "jitted", "params", "plan", "inline", "input_checks", "traced", "step")
+    __slots__ = ("name", "jitted", "params", "plan", "inline", "input_checks", "traced", "step", "phases")
 
     def __init__(self, name: str, jitted: Any, params: Sequence[Any], plan: _plan.Plan | None = None,
                  input_checks: list[Any] | None = None, step: Callable[..., Any] | None = None) -> None:
         self.name, self.jitted, self.params, self.plan = name, jitted, params, plan
         self.step = step  # the single step compiled (a sink compiles a scan of it), for FLOP counts
+        self.phases: dict[str, str] = {}  # {Cell phase: MindSpore's name of this executable}, see _flops
         self.input_checks = input_checks  # [(input position, check(host array))], see register_input_check
         self.traced = input_checks is None  # (traced before the first call, so its checks run before it too)
         # whether calls get their inputs ready (_host_memory); None until the first call decides
