@@ -16,6 +16,7 @@ from .common.tensor import Tensor, is_tensor  # noqa: E402
 from .common.mutable import mutable  # noqa: E402
 from .common.parameter import Parameter, ParameterTuple  # noqa: E402
 from .common.seed import set_seed, get_seed  # noqa: E402
+from .common._storage import UntypedStorage  # noqa: E402
 from .context import (GRAPH_MODE, PYNATIVE_MODE, STRICT, COMPATIBLE, LAX, set_context, get_context,  # noqa: E402
                       set_device)
 from ._jit import jit, jit_class, flops_collection  # noqa: E402
@@ -56,6 +57,7 @@ from ._device_ctx import DeviceCtx  # noqa: E402
 from ._toplevel_misc import *  # noqa: E402,F401,F403  (type objects, float8, Generator, frombuffer, run_check)
 from ._toplevel_ext import *  # noqa: E402,F401,F403  (lazy_inline, no_inline, algo parameters)
 from ._runtime_ext import *  # noqa: E402,F401,F403  (launch_blocking, set_cpu_affinity, Symbol, enable_dynamic)
+from ._set_dump import set_dump  # noqa: E402  (marks for MINDSPORE_DUMP_CONFIG's dump_mode 2)
 from .train import (ckpt_to_safetensors, safetensors_to_ckpt, load_checkpoint_async, async_ckpt_thread_status,  # noqa: E402
                     load_segmented_checkpoints, merge_sliced_parameter, load_mindir, save_mindir, DatasetHelper,
                     connect_network_with_dataset, data_sink, recompute)

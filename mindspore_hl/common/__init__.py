@@ -3,8 +3,9 @@ from . import dtype, initializer
 from .dtype import *  # noqa: F401,F403  (ms.float32 & co)
 from .mutable import mutable
 from .parameter import Parameter, ParameterTuple
+from ._storage import UntypedStorage
 from .seed import get_seed, set_seed
 from .tensor import Tensor, is_tensor
 
 __all__ = ["dtype", "Tensor", "Parameter", "ParameterTuple", "set_seed", "get_seed", "initializer", "mutable",
-           "is_tensor"] + dtype.__all__
+           "is_tensor", "UntypedStorage"] + dtype.__all__

@@ -102,7 +102,11 @@ class TensorMathMethods(TensorMixin):
         """The sorted unique values (with ``return_inverse`` / ``return_counts``, a tuple), like ``torch.unique``."""
         return lookup("_unique_sorted")(self, return_inverse, return_counts, dim)
 
-    def expand(self, size: int | tuple[int, ...]) -> Tensor:
+    def expand(self, *size: Any) -> Tensor:
+        """Broadcast to ``size``, given as ints (``t.expand(2, 3)``) or one tuple / list / Tensor; -1 keeps a
+        dimension."""
+        if len(size) == 1 and not isinstance(size[0], int):
+            size = size[0]
         return lookup("expand")(self, size)
 
     def hardshrink(self, lambd: float = 0.5) -> Tensor:

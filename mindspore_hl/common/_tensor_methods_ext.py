@@ -17,6 +17,7 @@ import jax
 import numpy as np
 
 from . import dtype as mstype
+from ._storage import UntypedStorage, storage_of
 from ._tensor_methods import _TENSOR_HELPERS
 from ._tensor_mixin import TensorMixin
 from ._tensor_registry import lookup
@@ -150,6 +151,10 @@ class TensorExtMethods(TensorMixin):
         """False: buffers are never placed in shared memory."""
         return False
 
+    def untyped_storage(self) -> UntypedStorage:
+        """The Tensor's bytes as an :class:`UntypedStorage` (the same object on every call; see ``_storage``)."""
+        return storage_of(self)  # type: ignore[arg-type]  # self is a Tensor: the mixin is only part of one
+
     @property
     def device(self) -> builtins.str:
         """The device kind holding the Tensor: ``'CPU'`` or ``'GPU'`` (``'TPU'`` etc. for other backends)."""
@@ -158,16 +163,18 @@ class TensorExtMethods(TensorMixin):
         return _PLATFORMS.get(platform, platform.upper())
 
     def move_to(self, to: builtins.str, blocking: builtins.bool = True) -> Tensor:
-        """A copy on device kind ``to`` (which must be the kind this process computes on, as in MindSpore)."""
+        """A copy on device kind ``to``: the host (``'CPU'``, from any device, as MindSpore offloads) or the kind
+        this process computes on."""
         if not isinstance(blocking, bool):
             raise ValueError(f"The type of 'blocking' must be bool, but got {blocking}")
         if to not in _DEVICES:
             raise ValueError(f"The value of 'to' must be one of ['Ascend', 'GPU', 'CPU'], but got {to}")
         here = _PLATFORMS.get(jax.default_backend(), jax.default_backend().upper())
-        if to != here:
+        if to not in (here, "CPU"):
             raise RuntimeError(f"The value of arg 'to' of method 'move_to' should be same with device target, "
                                f"but got to:{to}, device target: {here}")
-        out = _w(jax.device_put(self._value, may_alias=False))
+        device = jax.devices("cpu")[0] if to == "CPU" else None
+        out = _w(jax.device_put(self._value, device, may_alias=False))
         if blocking:
             out._value.block_until_ready()
         return out

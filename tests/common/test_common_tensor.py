@@ -237,3 +237,12 @@ def test_more_methods():
     assert s.set_dtype(ms.float16) == ms.float16 and s.dtype == ms.float16  # returns the dtype, as MindSpore
     assert Tensor([[1, 2]]).broadcast_to((2, 2)).tolist() == [[1, 2], [1, 2]]
     assert Tensor(np.arange(6)).reshape(2, 3).permute(1, 0).shape == (3, 2)
+
+
+def test_expand_takes_sizes_as_ints_or_one_sequence_as_mindspore():
+    # MindSpore 2.10: t.expand(2, 3), t.expand((2, 3)) and t.expand(Tensor([2, 3])) all give (2, 3); -1 keeps
+    t = Tensor(np.arange(3, dtype=np.float32).reshape(1, 3))
+    for size in [(2, 3), ((2, 3),), ([2, 3],), (Tensor(np.array([2, 3])),)]:
+        out = t.expand(*size)
+        assert out.shape == (2, 3) and out.asnumpy().tolist() == [[0.0, 1.0, 2.0]] * 2
+    assert t.expand(-1, 3).shape == (1, 3)
