@@ -67,7 +67,8 @@ def pytest_collection_modifyitems(config, items):
     the tests marked ``devices(n)`` where JAX has fewer devices (one GPU instead of 8 virtual CPU devices), and
     those marked ``host_cpu`` where JAX computes on another platform."""
     available = jax.device_count()
-    on_cpu = jax.default_backend() == "cpu"
+    backend = jax.default_backend()
+    on_cpu = backend == "cpu"
     for item in items:
         if item.nodeid in _SLOW_IDS:
             item.add_marker(pytest.mark.slow)
@@ -75,4 +76,4 @@ def pytest_collection_modifyitems(config, items):
         if needed is not None and available < needed.args[0]:
             item.add_marker(pytest.mark.skip(reason=f"needs {needed.args[0]} devices, JAX has {available}"))
         if not on_cpu and item.get_closest_marker("host_cpu") is not None:
-            item.add_marker(pytest.mark.skip(reason=f"checks the CPU platform, JAX computes on {jax.default_backend()}"))
+            item.add_marker(pytest.mark.skip(reason=f"checks the CPU platform; JAX computes on {backend}"))

@@ -11,7 +11,8 @@ compiled graph (2 per multiply-add): a ``Dense(10, 5)`` trained on batches of 32
   hardware count only;
 * hardware FLOPs are XLA's own count for the compiled executable (``Compiled.cost_analysis()['flops']``): all
   the arithmetic the device runs after XLA's optimisations, elementwise ops and any recomputation included. It
-  is therefore at least the model count, where MindSpore's hardware count only adds recomputed MatMul / Conv.
+  is therefore at least the model count on the CPU, where MindSpore's hardware count only adds recomputed
+  MatMul / Conv. (On a GPU, XLA's count leaves out the convolutions it hands to cuDNN.)
 
 In a parallel mode the traced step is the whole (global-batch) step and XLA's count is per device (the
 partitioned program): the full model FLOPs are the traced count, the shard ones that divided by the device

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 
 import jax
 import jax.numpy as jnp
@@ -25,7 +26,8 @@ def _check_rank(name, x, ranks, layout):
           f"{list(x.shape)}.")
 
 
-def patches(x, kernel, stride, padding, rhs_dilation=None):
+def patches(x: jax.Array, kernel: Sequence[int], stride: Sequence[int], padding: str | Sequence[tuple[int, int]],
+            rhs_dilation: Sequence[int] | None = None) -> jax.Array:
     """``lax.conv_general_dilated_patches`` of (N, C, *spatial) ``x``: (N, C * prod(kernel), *out spatial),
     channel-major. ``padding``: 'SAME' / 'VALID' or (low, high) pairs.
 

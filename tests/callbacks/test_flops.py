@@ -78,7 +78,9 @@ def test_model_flops_match_mindspore(case, capsys):
     state = tuple(jax.ShapeDtypeStruct(p._value.shape, p._value.dtype) for p in runner.params)
     cols = [jax.ShapeDtypeStruct(s, d) for s, d in key[2:]]
     xla = entry.lower(state, runner.rng, cols).compile().cost_analysis()["flops"]
-    assert cb.shard_hardware_flops == cb.full_hardware_flops == xla >= cb.shard_model_flops
+    assert cb.shard_hardware_flops == cb.full_hardware_flops == xla
+    if jax.default_backend() == "cpu":  # (XLA:GPU's count leaves out the convolutions cuDNN runs)
+        assert xla >= cb.shard_model_flops
     lines = capsys.readouterr().out.splitlines()
     model_part = case.meta["first_line"].split(", ")[0]
     assert lines[0].startswith(model_part + ", ")  # MindSpore's text, including its float round trip

@@ -277,6 +277,7 @@ def test_unwritable_path_is_logged_and_the_step_runs(monkeypatch, tmp_path, capl
     assert "Dump: cannot write under" in caplog.text
 
 
+@pytest.mark.devices(2)
 def test_parallel_steps_are_refused(monkeypatch, tmp_path):
     _configure(monkeypatch, tmp_path, CASES["dump/all"].meta["config"])
     ms.set_context(mode=ms.GRAPH_MODE)

@@ -82,6 +82,7 @@ def _train(path):
     return step
 
 
+@pytest.mark.devices(8)
 def test_sharded_train_step_writes_the_file_mindspore_reads(tmp_path):
     path = tmp_path / "strategy.ckpt"
     step = _train(path)
@@ -101,6 +102,7 @@ def test_sharded_train_step_writes_the_file_mindspore_reads(tmp_path):
             np.testing.assert_array_equal(np.asarray(shard.data), want, err_msg=param.name)
 
 
+@pytest.mark.devices(8)
 def test_data_parallel_writes_no_strategy_file(tmp_path):
     path = tmp_path / "strategy.ckpt"
     ms.set_context(mode=ms.GRAPH_MODE)

@@ -135,7 +135,7 @@ def _params():
 
 #: Singular vectors are unique only up to one sign per singular value, flipped in u and v together (LAPACK,
 #: cuSOLVER and MindSpore's Eigen pick differently): compared after aligning each column pair with the recording's.
-SIGN_FREE_SVD = {"ops.svd/auto_f23", "Tensor.svd/auto_f23"}
+SIGN_FREE_SVD = {"ops.svd/auto_f23", "Tensor.svd/auto_f23", "P.Svd/auto_f23"}
 
 
 def _align_svd_signs(out, recorded):

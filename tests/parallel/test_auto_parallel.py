@@ -46,6 +46,7 @@ def test_model_over_the_budget_gets_a_sharded_strategy_that_trains_like_the_unsh
     assert "estimated per device and step: memory" in printed
 
 
+@pytest.mark.devices(8)
 def test_without_a_budget_data_parallel_is_chosen(capsys, mlp_reference):
     data, ref = mlp_reference
     _auto()

@@ -22,6 +22,7 @@ def _close(a, b, rtol=1e-4, atol=1e-6):
         np.testing.assert_allclose(b[k], a[k], rtol=rtol, atol=atol, err_msg=k)
 
 
+@pytest.mark.devices(8)
 def test_mlp_data_parallel_matches_single_device(mlp_reference):
     data, params0 = mlp_reference
     _dp()
@@ -76,6 +77,7 @@ def test_lenet5_model_train_20_steps_matches_single_device_and_step_all_reduces(
     assert "all-reduce(" in hlo
 
 
+@pytest.mark.devices(8)
 def test_sum_mode_reducer_scales_by_degree():
     # gradients_mean=False: MindSpore sums the 8 per-device gradients of per-device mean losses, which is
     # 8x the mean gradient: the same run as single-device training with 8x the learning rate (momentum SGD).
@@ -97,6 +99,7 @@ def test_reducer_degree_and_arguments():
         DistributedGradReducer(p, mean=True)(g + g)
 
 
+@pytest.mark.devices(8)
 def test_stand_alone_builds_no_plan_and_changing_mode_recompiles():
     net = mlp(hidden=8)
     x = ms.Tensor(np.ones((8, 64), np.float32))
@@ -113,6 +116,7 @@ def test_stand_alone_builds_no_plan_and_changing_mode_recompiles():
     assert not net._compiled._cache
 
 
+@pytest.mark.devices(8)
 def test_ms_jit_function_runs_data_parallel():
     w = ms.Parameter(ms.Tensor(np.arange(4, dtype=np.float32)), name="w")
 
@@ -129,6 +133,7 @@ def test_ms_jit_function_runs_data_parallel():
     np.testing.assert_allclose(w.asnumpy(), np.arange(4) - 0.1 * x.mean(0), rtol=1e-6)
 
 
+@pytest.mark.devices(8)
 def test_indivisible_batch_is_replicated_with_a_warning():
     _dp()
     net = mlp(hidden=8)
@@ -139,6 +144,7 @@ def test_indivisible_batch_is_replicated_with_a_warning():
     np.testing.assert_allclose(out.asnumpy(), net(ms.Tensor(x)).asnumpy(), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.devices(8)
 def test_device_num_subset_and_too_many_devices():
     _dp(n=4)
     data = batches(2, 8, shape=(64,), classes=16)

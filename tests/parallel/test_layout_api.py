@@ -57,6 +57,7 @@ def test_layout_is_exported_at_top_level():
     assert ms.Layout is Layout
 
 
+@pytest.mark.devices(8)
 @pytest.mark.usefixtures("graph")
 def test_cell_shard_with_layouts_lays_out_like_split_counts():
     parallel.set_auto_parallel_context(parallel_mode=ParallelMode.SEMI_AUTO_PARALLEL, device_num=8)

@@ -89,6 +89,7 @@ def _run_both(run):
     return reference, _params(net)
 
 
+@pytest.mark.devices(8)
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("sink", [False, True], ids=["steps", "sink"])
 def test_model_train_data_parallel_equals_single_device(mode, sink):
@@ -97,11 +98,13 @@ def test_model_train_data_parallel_equals_single_device(mode, sink):
     assert not np.allclose(got["fc1.weight"], _params(_net())["fc1.weight"])  # it trained
 
 
+@pytest.mark.devices(8)
 @pytest.mark.parametrize("mode", MODES)
 def test_train_one_step_cell_data_parallel_equals_single_device(mode):
     _close(*_run_both(lambda: _train_one_step(mode)))
 
 
+@pytest.mark.devices(8)
 @pytest.mark.parametrize("mode", MODES)
 def test_custom_value_and_grad_loop_data_parallel_equals_single_device(mode):
     _close(*_run_both(lambda: _custom_loop(mode)))

@@ -21,6 +21,7 @@ def _semi(mode=ParallelMode.SEMI_AUTO_PARALLEL, **kwargs):
     parallel.set_auto_parallel_context(parallel_mode=mode, device_num=8, **kwargs)
 
 
+@pytest.mark.devices(8)
 def test_cell_shard_splits_the_weight_over_the_model_axis_and_matches_single_device(mlp_reference):
     data, ref = mlp_reference
     _semi()
@@ -50,6 +51,7 @@ def test_cell_shard_splits_the_weight_over_the_model_axis_and_matches_single_dev
     assert compiles == []
 
 
+@pytest.mark.devices(8)
 def test_parameter_sharding_hint_and_hybrid_mode(mlp_reference):
     data, ref = mlp_reference
     # HYBRID installs MindSpore's gradient reducer: with gradients_mean=True it matches one device's mean loss.
@@ -63,6 +65,7 @@ def test_parameter_sharding_hint_and_hybrid_mode(mlp_reference):
         np.testing.assert_allclose(params[k], ref[k], rtol=1e-4, atol=1e-6, err_msg=k)
 
 
+@pytest.mark.devices(8)
 def test_data_parallel_ignores_strategies():
     parallel.set_auto_parallel_context(parallel_mode=ParallelMode.DATA_PARALLEL, device_num=8)
     net = mlp(hidden=16)
@@ -85,6 +88,7 @@ def test_shard_argument_errors():
         parallel.shard(lambda x: x, ((2, 1),))
 
 
+@pytest.mark.devices(8)
 def test_strategy_that_does_not_fit_the_mesh_is_a_clear_error():
     _semi()
     net = mlp(hidden=48)
@@ -97,6 +101,7 @@ def test_strategy_that_does_not_fit_the_mesh_is_a_clear_error():
         net2(ms.Tensor(np.ones((8, 64), np.float32)))
 
 
+@pytest.mark.devices(8)
 def test_in_strategy_mismatch_names_the_cell():
     _semi()
     net = mlp(hidden=16)
