@@ -26,3 +26,19 @@ def call(ms, nn, name):
         net.set_train(False)
     net(*[ms.Tensor(np.ones(shape, np.float32)) for shape in shapes])
     return net
+
+
+def model_cell(ms, nn, evaluate):
+    """Train (or evaluate) a Dense(10, 5) with ``ms.train.Model`` for one epoch of two batches; return the
+    network the Model compiled (its train or eval network)."""
+    rng = np.random.default_rng(0)
+    data = {"x": rng.random((8, 10)).astype(np.float32), "y": rng.integers(0, 5, (8,)).astype(np.int32)}
+    net = nn.Dense(10, 5)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    model = ms.train.Model(net, loss, nn.Momentum(net.trainable_params(), 0.01, 0.9), metrics={"loss"})
+    dataset = ms.dataset.NumpySlicesDataset(data=data, shuffle=False).batch(4)
+    if evaluate:
+        model.eval(dataset)
+        return model.eval_network
+    model.train(1, dataset)
+    return model.train_network

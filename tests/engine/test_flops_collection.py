@@ -11,28 +11,12 @@ import numpy as np
 import pytest
 
 import mindspore_hl as ms
-import mindspore_hl.dataset as ds
 from mindspore_hl import nn
-from mindspore_hl.model import Model
-from tests.engine.flops_collection_nets import NETS, call
+from tests.engine.flops_collection_nets import NETS, call, model_cell
 from tests.oracle import case_params, load_cases
 
 FIXTURE = "flops_collection.npz"
 CASES = load_cases(FIXTURE)
-
-
-def _model_cell(evaluate):
-    rng = np.random.default_rng(0)
-    data = {"x": rng.random((8, 10)).astype(np.float32), "y": rng.integers(0, 5, (8,)).astype(np.int32)}
-    net = nn.Dense(10, 5)
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    model = Model(net, loss, nn.Momentum(net.trainable_params(), 0.01, 0.9), metrics={"loss"})
-    dataset = ds.NumpySlicesDataset(data=data, shuffle=False).batch(4)
-    if evaluate:
-        model.eval(dataset)
-        return model.eval_network
-    model.train(1, dataset)
-    return model.train_network
 
 
 @pytest.mark.parametrize("case", [p for p in case_params(FIXTURE)
@@ -40,7 +24,7 @@ def _model_cell(evaluate):
 def test_model_flops_and_phase_match_mindspore(case):
     ms.set_context(mode=ms.GRAPH_MODE)
     label = case.id.split("/")[1]
-    cell = call(ms, nn, label) if label in NETS else _model_cell(label == "model_eval")
+    cell = call(ms, nn, label) if label in NETS else model_cell(ms, nn, label == "model_eval")
     full_model, full_hw, shard_model, shard_hw, dynamic = ms.flops_collection(cell.current_phase)
     np.testing.assert_array_equal([full_model, shard_model], case.outputs[0])
     assert cell.current_phase.split(".")[0] == case.meta["prefix"]

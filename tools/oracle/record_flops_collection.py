@@ -17,10 +17,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "engine"))
 import mindspore as ms  # noqa: E402
-import mindspore.dataset as ds  # noqa: E402
-from flops_collection_nets import NETS, call  # noqa: E402  (tests/engine/flops_collection_nets.py)
+from flops_collection_nets import NETS, call, model_cell  # noqa: E402  (tests/engine/flops_collection_nets.py)
 from mindspore import nn  # noqa: E402
-from mindspore.train import Model  # noqa: E402
 from oracle import FixtureWriter  # noqa: E402
 
 
@@ -33,18 +31,7 @@ def main():
             w.add(f"flops_collection/{name}", outputs=[np.array([flops[0], flops[2]], np.float64)],
                   prefix=cell.current_phase.split(".")[0], compiled=cell.compiled, dynamic=flops[4])
         for evaluate in (False, True):
-            rng = np.random.default_rng(0)
-            data = {"x": rng.random((8, 10)).astype(np.float32), "y": rng.integers(0, 5, (8,)).astype(np.int32)}
-            net = nn.Dense(10, 5)
-            loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-            model = Model(net, loss, nn.Momentum(net.trainable_params(), 0.01, 0.9), metrics={"loss"})
-            dataset = ds.NumpySlicesDataset(data=data, shuffle=False).batch(4)
-            if evaluate:
-                model.eval(dataset)
-                cell = model.eval_network
-            else:
-                model.train(1, dataset)
-                cell = model.train_network
+            cell = model_cell(ms, nn, evaluate)
             flops = ms.flops_collection(cell.current_phase)
             w.add(f"flops_collection/model_{'eval' if evaluate else 'train'}",
                   outputs=[np.array([flops[0], flops[2]], np.float64)],
