@@ -155,6 +155,10 @@ class TensorExtMethods(TensorMixin):
         """The Tensor's bytes as an :class:`UntypedStorage` (the same object on every call; see ``_storage``)."""
         return storage_of(self)  # type: ignore[arg-type]  # self is a Tensor: the mixin is only part of one
 
+    def storage(self) -> UntypedStorage:
+        """The same :class:`UntypedStorage` as :meth:`untyped_storage` (MindSpore 2.10 has no typed storage)."""
+        return self.untyped_storage()
+
     @property
     def device(self) -> builtins.str:
         """The device kind holding the Tensor: ``'CPU'`` or ``'GPU'`` (``'TPU'`` etc. for other backends)."""

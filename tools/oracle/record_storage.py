@@ -80,6 +80,12 @@ def props_f32(ms):
             type(s).__name__]
 
 
+def storage_alias(ms):
+    t = arange(ms, 6)
+    s = t.storage()
+    return [t.storage() is t.untyped_storage(), type(s).__name__, s.nbytes(), str(s.dtype)]
+
+
 def props_dtype(np_dtype):
     def program(ms):
         t = T(ms, np.ones((2, 3)), np_dtype)
@@ -305,6 +311,7 @@ CASES: list[tuple[str, Callable[[Any], list[Any]], dict[str, Any]]] = [
        np.float64, np.complex64)],
     ("Tensor.untyped_storage/bfloat16", props_bf16, {}),
     ("Tensor.untyped_storage/scalar", props_scalar, {}),
+    ("Tensor.storage/same_as_untyped", storage_alias, {}),
     ("Tensor.untyped_storage/empty", props_empty, {}),
     ("Tensor.untyped_storage/parameter", props_parameter, {}),
     ("Tensor.untyped_storage/view", view_storage(lambda t: t.view(2, 3)), {}),
