@@ -7,6 +7,7 @@ from ._container import CellDict, CellList, SequentialCell
 from ._conv import Conv1d, Conv2d, Conv2dTranspose
 from ._conv_nd import *  # noqa: F401,F403
 from ._conv_nd import __all__ as _conv_nd_all
+from ._fractional_pool import FractionalMaxPool2d, FractionalMaxPool3d
 from ._math_layers import *  # noqa: F401,F403
 from ._math_layers import __all__ as _math_layers_all
 from ._misc_cells import *  # noqa: F401,F403
@@ -46,3 +47,4 @@ __all__ = ["Dense", "Flatten", "Identity", "Dropout", "Pad", "Embedding", "Dense
 __all__ += _activation_more_all + _shape_all
 __all__ += _conv_nd_all + _pooling_nd_all + _normalization_more_all + _math_layers_all + _special_layers_all
 __all__ += _unpool_unfold_all + _misc_cells_all
+__all__ += ["FractionalMaxPool2d", "FractionalMaxPool3d"]

@@ -15,7 +15,8 @@ from ._losses import (
 from ._losses_distance import TripletMarginWithDistanceLoss
 from ._losses_more import *  # noqa: F401,F403
 from ._losses_more import __all__ as _more_all
+from ._sampled_softmax import SampledSoftmaxLoss
 
 __all__ = ["LossBase", "SoftmaxCrossEntropyWithLogits", "CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss",
            "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"]
-__all__ += _more_all + ["TripletMarginWithDistanceLoss"]
+__all__ += _more_all + ["TripletMarginWithDistanceLoss", "SampledSoftmaxLoss"]
