@@ -154,9 +154,49 @@ def _candidates(name, true_classes, num_true, num_sampled, unique, range_max, se
 
 def uniform_candidate_sampler(true_classes: Tensor, num_true: int, num_sampled: int, unique: bool, range_max: int,
                               seed: int = 0, remove_accidental_hits: bool = False) -> tuple[Tensor, Tensor, Tensor]:
-    """(sampled candidates, expected counts of the true classes, expected counts of the samples), uniform."""
-    return _candidates("uniform_candidate_sampler", true_classes, num_true, num_sampled, unique, range_max, seed,
-                       False)
+    """(sampled candidates, expected counts of the true classes, expected counts of the samples), uniform.
+
+    As MindSpore 2.10's kernel: with ``unique`` the classes are drawn one at a time, with replacement, until
+    ``num_sampled`` distinct ones are found; the expected count of a class of probability p is then
+    ``p * num_sampled`` when no draw was repeated, else ``1 - (1 - p) ** tries``. ``remove_accidental_hits`` (with
+    ``unique`` and ``num_true`` 1, the only case where MindSpore's kernel applies it) also rejects the batch's true
+    classes. Without ``unique`` the count is ``p * num_sampled``.
+    """
+    name = "uniform_candidate_sampler"
+    if not unique:
+        return _candidates(name, true_classes, num_true, num_sampled, unique, range_max, seed, False)
+    tc = jnp.asarray(unwrap(true_classes))
+    check(tc.ndim == 2 and tc.shape[1] == num_true, name,
+          f"'true_classes' must have shape [batch, num_true={num_true}], but got {list(tc.shape)}.")
+    excluded = jnp.zeros(range_max, jnp.bool_)
+    if remove_accidental_hits and num_true == 1:
+        excluded = excluded.at[jnp.clip(tc.reshape(-1), 0, range_max - 1)].set(True)
+    if not isinstance(tc, jax.core.Tracer):
+        free = range_max - int(np.sum(np.asarray(excluded)))
+        check(num_sampled <= free, name, f"'num_sampled' ({num_sampled}) must not exceed the {free} classes "
+              f"that can be drawn ('range_max' {range_max}, less the true classes removed as accidental hits).")
+    sampled, tries = _unique_uniform_draws(_key(seed or None), excluded, num_sampled)
+    p = 1.0 / range_max
+    count = jnp.where(tries == num_sampled, p * num_sampled, -jnp.expm1(tries * np.log1p(-p))).astype(jnp.float32)
+    return (wrap(sampled.astype(jnp.int64)), wrap(jnp.full(tc.shape, count, jnp.float32)),
+            wrap(jnp.full((num_sampled,), count, jnp.float32)))
+
+
+def _unique_uniform_draws(key, excluded, num_sampled):
+    """``num_sampled`` distinct classes not in ``excluded``, drawn uniformly one at a time; and how many draws."""
+    range_max = excluded.shape[0]
+
+    def draw(state):
+        key, seen, out, n, tries = state
+        key, sub = jax.random.split(key)
+        c = jax.random.randint(sub, (), 0, range_max)
+        new = ~seen[c]
+        out = jnp.where(new, out.at[n].set(c), out)
+        return key, seen.at[c].set(True), out, n + new.astype(n.dtype), tries + 1
+
+    state = (key, excluded, jnp.zeros(num_sampled, jnp.int64), jnp.asarray(0, jnp.int64), jnp.asarray(0, jnp.int64))
+    _, _, out, _, tries = jax.lax.while_loop(lambda st: st[3] < num_sampled, draw, state)
+    return out, tries
 
 
 def log_uniform_candidate_sampler(true_classes: Tensor, num_true: int = 1, num_sampled: int = 5, unique: bool = True,
