@@ -1,6 +1,7 @@
 """``mindspore_hl.dataset.vision``: image transforms, callable on NumPy images or usable in ``Dataset.map``."""
 from ._affine import Affine, RandomAffine
 from ._augment import RandAugment, TrivialAugmentWide
+from ._auto_augment import AutoAugment, AutoAugmentPolicy
 from ._bbox import RandomHorizontalFlipWithBBox, RandomResizeWithBBox, RandomVerticalFlipWithBBox, ResizeWithBBox
 from ._bbox_crop import BoundingBoxAugment, RandomCropWithBBox, RandomResizedCropWithBBox
 from ._color import (
@@ -20,6 +21,7 @@ from ._color import (
                      VerticalFlip,
 )
 from ._geometry import Crop, Erase, GaussianBlur, PadToSize, ResizedCrop, Rotate, SliceMode, SlicePatches
+from ._hue import AdjustHue
 from ._misc import (
                      HsvToRgb,
                      ImageReadMode,
@@ -41,6 +43,7 @@ from ._misc import (
 )
 from ._more2 import FiveCrop, Grayscale, MixUp, TenCrop
 from ._ops import HWC2CHW, CenterCrop, Decode, Normalize, Pad, Rescale, Resize, ToTensor
+from ._perspective import Perspective, RandomPerspective
 from ._random_color import (
                      CutMixBatch,
                      CutOut,
@@ -86,4 +89,5 @@ __all__ = ["FiveCrop", "TenCrop", "Grayscale", "MixUp", "RandomCropWithBBox", "R
            "LinearTransformation", "ImageReadMode", "get_image_num_channels", "get_image_size", "read_file",
            "write_file", "read_image", "encode_png", "encode_jpeg", "write_png", "write_jpeg", "RgbToHsv", "HsvToRgb",
            "ToPIL", "RandomHorizontalFlipWithBBox", "RandomVerticalFlipWithBBox", "ResizeWithBBox",
-           "RandomResizeWithBBox", "Affine", "RandomAffine", "RandAugment", "TrivialAugmentWide"]
+           "RandomResizeWithBBox", "Affine", "RandomAffine", "RandAugment", "TrivialAugmentWide",
+           "AdjustHue", "Perspective", "RandomPerspective", "AutoAugment", "AutoAugmentPolicy"]
