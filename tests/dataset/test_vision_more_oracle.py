@@ -135,13 +135,16 @@ def test_auto_augment_ops_are_the_deterministic_transforms():
              ("Rotate", -20.0, vision.Rotate(-20.0, fill_value=(2, 3, 1))),
              ("ShearX", 0.3, vision.Affine(0.0, (0.0, 0.0), 1.0, (shear, 0.0), fill_value=fill)),
              ("ShearY", -0.3, vision.Affine(0.0, (0.0, 0.0), 1.0, (0.0, -shear), fill_value=fill)),
-             ("TranslateX", 0.9, vision.Affine(0.0, (0.0, 0.0), 1.0, 0.0, fill_value=fill))]
+             ("TranslateX", 0.9, vision.Affine(0.0, (0.0, 0.0), 1.0, 0.0, fill_value=fill)),
+             ("TranslateX", -4.7, vision.Affine(0.0, (-4 / 12, 0.0), 1.0, 0.0, fill_value=fill)),
+             ("TranslateY", 3.2, vision.Affine(0.0, (0.0, 3 / 10), 1.0, 0.0, fill_value=fill))]
     for name, magnitude, op in pairs:
         got = apply_sub_op(img, name, magnitude, "nearest", fill)
         np.testing.assert_array_equal(got, op(img), err_msg=name)
     np.testing.assert_array_equal(apply_sub_op(img, "Solarize", 256.0, "nearest", fill), img)
-    for name in ("TranslateX", "TranslateY"):                  # int(magnitude) image sizes: all fill colour
-        assert (apply_sub_op(img, name, -1.5, "nearest", fill) == np.array(fill, np.uint8)).all()
+    for name in ("TranslateX", "TranslateY"):  # int(magnitude) pixels (MindSpore's kernel: image sizes, all fill)
+        moved = apply_sub_op(img, name, -1.5, "nearest", fill)
+        assert not (moved == np.array(fill, np.uint8)).all()
 
 
 def test_auto_augment_magnitudes():
@@ -162,12 +165,12 @@ def test_auto_augment_fills_as_mindspore(case):
         corner = apply_sub_op(scene, "Rotate", 30.0, "nearest", fill)[0, 0].tolist()
         assert corner == [fill[1], fill[2], fill[0]] and corner in case.meta["corners"]
         return
+    # MindSpore's translations leave only the fill colour (its recorded outputs: all fill in some runs); here they
+    # move the image by pixels, so no output is all fill (see the module docstring of _auto_augment)
     op = vision.AutoAugment(AutoAugmentPolicy.CIFAR10, fill_value=fill)
-    runs = 100
     ours = sum(bool((op._apply(np.random.default_rng(k), scene) == np.array(fill, np.uint8)).all())
-               for k in range(runs))
-    theirs = case.meta["all_fill"] / case.meta["runs"]
-    assert case.meta["all_fill"] > 0 and 0.5 * theirs < ours / runs < 2 * theirs
+               for k in range(100))
+    assert case.meta["all_fill"] > 0 and ours == 0
 
 
 def test_auto_augment_applies_what_it_draws():
