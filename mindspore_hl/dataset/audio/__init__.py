@@ -41,6 +41,7 @@ from ._filters import (
                         TrebleBiquad,
 )
 from ._flanger import Flanger, Modulation
+from ._inverse_mel import InverseMelScale
 from ._more2 import (
                         DetectPitchFrequency,
                         Dither,
@@ -52,6 +53,8 @@ from ._more2 import (
                         SlidingWindowCmn,
                         TimeStretch,
 )
+from ._phaser import Phaser
+from ._pitch_shift import PitchShift
 from ._spectral import (
                         MFCC,
                         AmplitudeToDB,
@@ -78,4 +81,5 @@ __all__ = ["WindowType", "BorderType", "NormType", "NormMode", "MelType", "Scale
            "TrebleBiquad", "EqualizerBiquad", "DeemphBiquad", "RiaaBiquad", "LFCC", "SpectralCentroid", "Contrast",
            "MaskAlongAxis", "MaskAlongAxisIID", "TimeMasking", "FrequencyMasking", "DensityFunction",
            "Interpolation", "ResampleMethod", "Flanger", "Modulation", "Overdrive", "Resample", "InverseSpectrogram",
-           "PhaseVocoder", "TimeStretch", "GriffinLim", "DetectPitchFrequency", "Dither", "SlidingWindowCmn"]
+           "PhaseVocoder", "TimeStretch", "GriffinLim", "DetectPitchFrequency", "Dither", "SlidingWindowCmn",
+           "Phaser", "PitchShift", "InverseMelScale"]
