@@ -52,20 +52,25 @@ from ._optim_updates import *  # noqa: F401,F403
 from ._optim_updates import __all__ as _optim_updates_all
 from ._primitives import *  # noqa: F401,F403
 from ._primitives import __all__ as _prim_all
+from ._primitives_detect import CombinedNonMaxSuppression  # noqa: F401
 from ._primitives_ext3 import *  # noqa: F401,F403
 from ._primitives_ext3 import __all__ as _prim_ext3_all
+from ._primitives_glimpse import ExtractGlimpse  # noqa: F401
 from ._primitives_linalg import *  # noqa: F401,F403
 from ._primitives_linalg import __all__ as _prim_linalg_all
 from ._primitives_math import *  # noqa: F401,F403
 from ._primitives_math import __all__ as _prim_math_all
 from ._primitives_misc import *  # noqa: F401,F403
 from ._primitives_misc import __all__ as _prim_misc_all
+from ._primitives_more2 import *  # noqa: F401,F403
+from ._primitives_more2 import __all__ as _prim_more2_all
 from ._primitives_nn import *  # noqa: F401,F403
 from ._primitives_nn import __all__ as _prim_nn_all
 from ._primitives_nn2 import *  # noqa: F401,F403
 from ._primitives_nn2 import __all__ as _prim_nn2_all
 from ._primitives_random import *  # noqa: F401,F403
 from ._primitives_random import __all__ as _prim_random_all
+from ._primitives_resample import ScaleAndTranslate  # noqa: F401
 from ._random_more import *  # noqa: F401,F403
 from ._random_more import __all__ as _random_more_all
 from ._reduce import *  # noqa: F401,F403
@@ -84,6 +89,7 @@ __all__ = (["GradOperation", "grad", "jacfwd", "jacrev", "jvp", "value_and_grad"
            + _optim_updates_all + _math_more_all + _prim_math_all + _prim_linalg_all + _random_more_all
            + _prim_random_all + _prim_ext3_all
            + _comm_all + _graph_helpers_all
-           + _nn_volume_all + _nn_image_all + _prim_nn2_all + _nn_fractional_all + _nn_deformable_all)
+           + _nn_volume_all + _nn_image_all + _prim_nn2_all + _nn_fractional_all + _nn_deformable_all
+           + _prim_more2_all + ["CombinedNonMaxSuppression", "ExtractGlimpse", "ScaleAndTranslate"])
 _registry.register_namespace(globals(), __all__)  # the op table Tensor methods, mint and numpy look up
 _register_tensor_impl("matmul_check", _check_matmul)  # ``Tensor @ Tensor`` validates as ops.matmul does

@@ -11,6 +11,7 @@ import jax.numpy as jnp
 
 from ...ops._core import op
 from ...ops._nn_fold import patches
+from ...ops._primitives_more2 import extract_image_patches
 from ..cell import Cell
 from ._checks import check_input
 
@@ -82,16 +83,6 @@ class MaxUnpool3d(_MaxUnpoolNd):
     nd = 3
 
 
-@op("nn_extract_patches")
-def _extract_patches(x, ksizes, strides, rates, padding):
-    n, c = x.shape[:2]
-    p = patches(x, ksizes, strides, padding.upper(), rhs_dilation=rates)
-    # lax orders the patch depth (C, kr, kc); TensorFlow's ExtractImagePatches (MindSpore's Unfold) (kr, kc, C).
-    k = ksizes[0] * ksizes[1]
-    p = p.reshape((n, c, k) + p.shape[2:]).transpose((0, 2, 1, 3, 4))
-    return p.reshape((n, k * c) + p.shape[3:])
-
-
 def _check_window(name, value):
     if not isinstance(value, (tuple, list)) or len(value) != 4 or value[0] != 1 or value[3] != 1 or \
             not all(isinstance(v, int) and v >= 1 for v in value[1:3]):
@@ -118,7 +109,7 @@ class Unfold(Cell):
 
     def construct(self, input_x: Tensor) -> Tensor:
         check_input(self, input_x, ("N", "C", "H", "W"))
-        return _extract_patches(input_x, self.ksizes, self.strides, self.rates, self.padding)
+        return extract_image_patches(input_x, self.ksizes, self.strides, self.rates, self.padding)
 
 
 def _im2col_raw(x, kernel_size, dilation, padding, stride):
