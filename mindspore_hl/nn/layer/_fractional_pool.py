@@ -14,7 +14,26 @@ from ..cell import Cell
 __all__ = ["FractionalMaxPool2d", "FractionalMaxPool3d"]
 
 
-class FractionalMaxPool2d(Cell):
+class _FractionalMaxPool(Cell):
+    """The arguments both Cells hold, and the call of their functional op ``_pool``."""
+
+    _pool: Any
+
+    def __init__(self, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                 return_indices: bool = False, _random_samples: Tensor | None = None) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.output_size = output_size
+        self.output_ratio = output_ratio
+        self.return_indices = return_indices
+        self._random_samples = _random_samples
+
+    def construct(self, input: Tensor) -> Any:
+        return type(self)._pool(input, self.kernel_size, self.output_size, self.output_ratio, self.return_indices,
+                                self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPool):
     """2-D fractional max pooling of an (N, C, H, W) or (C, H, W) input; ``output_size`` wins over
     ``output_ratio``; with ``return_indices`` the Cell also returns the flat (H * W) index of each maximum.
     ``_random_samples`` (N or 1, C, 2) in [0, 1) fix the pooling regions (drawn per call when None).
@@ -28,22 +47,15 @@ class FractionalMaxPool2d(Cell):
     ((1, 1, 2, 2), (1, 1, 2, 2))
     """
 
+    _pool = staticmethod(ops.fractional_max_pool2d)
+
     def __init__(self, kernel_size: int | tuple[int, int], output_size: int | tuple[int, int] | None = None,
                  output_ratio: float | tuple[float, float] | None = None, return_indices: bool = False,
                  _random_samples: Tensor | None = None) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.output_size = output_size
-        self.output_ratio = output_ratio
-        self.return_indices = return_indices
-        self._random_samples = _random_samples
-
-    def construct(self, input: Tensor) -> Any:
-        return ops.fractional_max_pool2d(input, self.kernel_size, self.output_size, self.output_ratio,
-                                         self.return_indices, self._random_samples)
+        super().__init__(kernel_size, output_size, output_ratio, return_indices, _random_samples)
 
 
-class FractionalMaxPool3d(Cell):
+class FractionalMaxPool3d(_FractionalMaxPool):
     """3-D fractional max pooling of an (N, C, D, H, W) or (C, D, H, W) input; ``output_size`` wins over
     ``output_ratio``; with ``return_indices`` the Cell also returns the flat (D * H * W) index of each maximum.
     ``_random_samples`` (N or 1, C, 3) in [0, 1), of the input's dtype, fix the regions (drawn per call when None).
@@ -58,16 +70,9 @@ class FractionalMaxPool3d(Cell):
     ([13.0, 14.0, 16.0], [12, 13, 15])
     """
 
+    _pool = staticmethod(ops.fractional_max_pool3d)
+
     def __init__(self, kernel_size: int | tuple[int, int, int], output_size: int | tuple[int, int, int] | None = None,
                  output_ratio: float | tuple[float, float, float] | None = None, return_indices: bool = False,
                  _random_samples: Tensor | None = None) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.output_size = output_size
-        self.output_ratio = output_ratio
-        self.return_indices = return_indices
-        self._random_samples = _random_samples
-
-    def construct(self, input: Tensor) -> Any:
-        return ops.fractional_max_pool3d(input, self.kernel_size, self.output_size, self.output_ratio,
-                                         self.return_indices, self._random_samples)
+        super().__init__(kernel_size, output_size, output_ratio, return_indices, _random_samples)
