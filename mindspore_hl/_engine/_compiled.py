@@ -62,7 +62,6 @@ class CompiledFunction:
         self.name: str = name or str(getattr(fn, "__qualname__", "function"))
         self.donate = donate
         self._cache: dict[Any, Entry] = {}
-        self._phases = 0  # how many executables phase_name has named
         self._last: tuple[Entry, Any, Any] | None = None  # (entry, key, inputs) of the last call, for phase_name
         _state.compiled.add(self)  # a change of the parallel context clears the cache
 
@@ -86,8 +85,7 @@ class CompiledFunction:
                     raise RuntimeError(f"flops_collection: '{self.name}' was compiled again since this phase.")
                 return _flops.count_entry(current, arrays)
 
-            name = entry.phases[prefix] = _flops.register_phase(owner, prefix, self._phases, count)
-            self._phases += 1
+            name = entry.phases[prefix] = _flops.register_phase(owner, prefix, count)
         return name
 
     def _discover(self, args):

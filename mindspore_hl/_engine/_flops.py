@@ -34,7 +34,7 @@ import jax
 from ..common import seed
 from . import _state
 
-__all__ = ["matmul_conv_flops", "step_flops", "abstract", "count_entry", "register_phase", "flops_collection"]
+__all__ = ["matmul_conv_flops", "abstract", "count_entry", "register_phase", "flops_collection"]
 
 
 def _size(aval: Any) -> int:
@@ -108,39 +108,33 @@ def matmul_conv_flops(jaxpr: Any) -> int:
     return total
 
 
-def step_flops(entry: Any, state: Sequence[Any], rng: Any, arrays: Sequence[Any]) -> tuple[float, float]:
-    """(model FLOPs of the traced step, XLA's FLOPs of the compiled executable) of one run of ``entry``.
-
-    ``entry`` is a single-step ``_step.Entry`` (not a sink: XLA counts a loop's body once, whatever its trip
-    count); the inputs may be ``jax.ShapeDtypeStruct``. Lowering the running executable's inputs again is a
-    cache hit.
-    """
-    model = float(matmul_conv_flops(jax.make_jaxpr(entry.step)(state, rng, list(arrays))))
-    cost = entry.lower(state, rng, list(arrays)).compile().cost_analysis()
-    cost = cost[0] if isinstance(cost, (list, tuple)) and cost else (cost or {})
-    return model, float(cost.get("flops", 0.0))
-
-
 def abstract(values: Sequence[Any]) -> list[jax.ShapeDtypeStruct]:
     """Shapes and dtypes of ``values`` (arrays, Tensors or shape structs), which is all a count needs."""
     return [jax.ShapeDtypeStruct(getattr(v, "_value", v).shape, getattr(v, "_value", v).dtype) for v in values]
 
 
 def count_entry(entry: Any, arrays: Sequence[Any]) -> tuple[float, float, int]:
-    """(model FLOPs, per-device hardware FLOPs, device number) of one run of a single-step ``entry`` on inputs
-    shaped as ``arrays``."""
-    state = abstract([p._value for p in entry.params])
-    model, hardware = step_flops(entry, state, seed.global_key(), arrays)
-    return model, hardware, entry.plan.mesh.size if entry.plan is not None else 1
+    """(model FLOPs of the traced step, XLA's per-device FLOPs of the compiled executable, device number) of one
+    run of ``entry`` on inputs shaped as ``arrays``.
+
+    ``entry`` is a single-step ``_step.Entry`` (not a sink: XLA counts a loop's body once, whatever its trip
+    count). Lowering the running executable's inputs again is a cache hit.
+    """
+    state, rng, arrays = abstract([p._value for p in entry.params]), seed.global_key(), list(arrays)
+    model = float(matmul_conv_flops(jax.make_jaxpr(entry.step)(state, rng, arrays)))
+    cost = entry.lower(state, rng, arrays).compile().cost_analysis()
+    cost = cost[0] if isinstance(cost, (list, tuple)) and cost else (cost or {})
+    return model, float(cost.get("flops", 0.0)), entry.plan.mesh.size if entry.plan is not None else 1
 
 
-def register_phase(owner: Any, prefix: str, number: int,
-                   count: Callable[[], tuple[float, float, int]]) -> str:
+def register_phase(owner: Any, prefix: str, count: Callable[[], tuple[float, float, int]]) -> str:
     """Name a newly compiled executable of ``owner`` (a Cell) as MindSpore names its phase, and keep how to count
-    it with the owner: ``count()`` gives (model FLOPs, per-device hardware FLOPs, device number). The registry
-    holds the owner weakly: a phase whose Cell is gone has no graph left to count."""
-    phase = f"{prefix}.{owner.create_time}.{id(owner)}.{number}"
-    owner.__dict__.setdefault("_phase_counts", {})[phase] = count
+    it with the owner: ``count()`` gives (model FLOPs, per-device hardware FLOPs, device number). The number
+    closing the name counts the owner's phases, whichever engine path (a Cell call, a Model step) compiled them.
+    The registry holds the owner weakly: a phase whose Cell is gone has no graph left to count."""
+    counts = owner.__dict__.setdefault("_phase_counts", {})
+    phase = f"{prefix}.{owner.create_time}.{id(owner)}.{len(counts)}"
+    counts[phase] = count
     _state.phases[phase] = weakref.ref(owner)
     return phase
 

@@ -62,7 +62,6 @@ class StepRunner:
         self.name = name or type(cell).__name__
         self.params = tuple(cell.get_parameters())
         self._cache: dict[Any, Entry] = {}
-        self._phases = 0  # how many executables _name_phase has named
         self._per_step_sink: bool | None = None
         self.state: tuple[Any, ...] | None = None   # tuple of arrays while the runner owns the state, else None
         self.rng: Any = None
@@ -149,8 +148,7 @@ class StepRunner:
         def count():  # (kept by the Cell: the count outlives the Model, as MindSpore's graph does)
             return _flops.count_entry(self._entry(self._key(single, False), single, False), single)
 
-        name = entry.phases[prefix] = _flops.register_phase(self.cell, prefix, self._phases, count)
-        self._phases += 1
+        name = entry.phases[prefix] = _flops.register_phase(self.cell, prefix, count)
         return name
 
     def step(self, columns: Sequence[Any]) -> Any:

@@ -80,3 +80,17 @@ def test_pynative_calls_compile_no_phase():
     net = nn.Dense(10, 5)
     net(ms.Tensor(np.ones((4, 10), np.float32)))
     assert not net.compiled and not hasattr(net, "current_phase")
+
+
+def test_a_cell_called_and_trained_by_model_keeps_both_phases():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = nn.Dense(10, 5)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params()))
+    step(ms.Tensor(np.ones((2, 10), np.float32)), ms.Tensor(np.ones((2, 5), np.float32)))
+    called = step.current_phase
+    data = {"x": np.ones((8, 10), np.float32), "y": np.ones((8, 5), np.float32)}
+    ms.train.Model(step).train(1, ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(4))
+    assert step.current_phase != called
+    # forward and weight gradient of the Dense (no input gradient), batches of 2 and of 4
+    assert ms.flops_collection(called)[0] == 2 * 2 * 2 * 10 * 5
+    assert ms.flops_collection(step.current_phase)[0] == 2 * 2 * 4 * 10 * 5
