@@ -31,8 +31,14 @@ def test_random_color_adjust_stays_in_its_range():
     outs = _draws(vision.RandomColorAdjust(brightness=0.4), 200)
     ratio = [o.astype(float).sum() / IMG.astype(float).sum() for o in outs]
     assert min(ratio) > 0.55 and max(ratio) < 1.45 and np.std(ratio) > 0.1
-    with pytest.raises(ValueError, match="hue"):
-        vision.RandomColorAdjust(hue=0.1)
+    # MindSpore 2.10 (oracle): RandomColorAdjust(hue=(h, h)) gives exactly AdjustHue(h)'s output (h = 0.2, -0.37)
+    for h in (0.2, -0.37):
+        np.testing.assert_array_equal(_draws(vision.RandomColorAdjust(hue=(h, h)), 1)[0], vision.AdjustHue(h)(IMG))
+    shifted = _draws(vision.RandomColorAdjust(hue=0.3), 20)
+    assert any(not np.array_equal(o, IMG) for o in shifted)
+    for bad in (0.6, (0.1, 0.7), (-0.6, 0.1)):  # MindSpore: ValueError, outside [-0.5, 0.5]
+        with pytest.raises(ValueError, match="hue"):
+            vision.RandomColorAdjust(hue=bad)
 
 
 def test_random_posterize_and_solarize_draw_within_bounds():

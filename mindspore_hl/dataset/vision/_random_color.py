@@ -23,6 +23,7 @@ from ._color import (
     Solarize,
     rgb_to_gray,
 )
+from ._hue import AdjustHue
 from ._resize import output_size, resize_block
 from ._utils import ImageBatchFormat, check_size
 
@@ -107,8 +108,9 @@ class RandomGrayscale(TensorOperation):
 
 class RandomColorAdjust(TensorOperation):
     """Random brightness, contrast and saturation factors, each drawn from its range (a number f means
-    [max(0, 1 - f), 1 + f]) and applied in that order. ``hue`` must stay 0: hue rotation is not available in
-    mindspore_hl (it raises)."""
+    [max(0, 1 - f), 1 + f]), and a hue shift drawn from ``hue`` (a number h means [-h, h], within [-0.5, 0.5]),
+    applied in that order; the hue shift is ``AdjustHue``'s (MindSpore's RandomColorAdjust with a hue range alone
+    gives exactly AdjustHue's output)."""
     random = True
 
     def __init__(self, brightness: float | Sequence[float] = (1, 1), contrast: float | Sequence[float] = (1, 1),
@@ -116,15 +118,14 @@ class RandomColorAdjust(TensorOperation):
         self.brightness = _range("RandomColorAdjust", "brightness", brightness, 1.0)
         self.contrast = _range("RandomColorAdjust", "contrast", contrast, 1.0)
         self.saturation = _range("RandomColorAdjust", "saturation", saturation, 1.0)
-        h = _range("RandomColorAdjust", "hue", hue, 0.0, low=-0.5)
-        if h != (0.0, 0.0):
-            raise ValueError("RandomColorAdjust: hue adjustment is not supported by mindspore_hl; use hue=0")
-        self.hue = h
+        self.hue = _range("RandomColorAdjust", "hue", hue, 0.0, low=-0.5)
+        if self.hue[1] > 0.5:
+            raise ValueError(f"RandomColorAdjust: hue must lie within [-0.5, 0.5], but got {hue!r}")
 
     def _apply(self, rng, x):
-        for (lo, hi), op in ((self.brightness, AdjustBrightness), (self.contrast, AdjustContrast),
-                             (self.saturation, AdjustSaturation)):
-            if (lo, hi) != (1.0, 1.0):
+        for (lo, hi), op, neutral in ((self.brightness, AdjustBrightness, 1.0), (self.contrast, AdjustContrast, 1.0),
+                                      (self.saturation, AdjustSaturation, 1.0), (self.hue, AdjustHue, 0.0)):
+            if (lo, hi) != (neutral, neutral):
                 x = op(float(rng.uniform(lo, hi)))._apply(rng, x)
         return x
 
