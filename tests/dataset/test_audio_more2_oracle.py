@@ -9,6 +9,7 @@ projection must match the input about as well as MindSpore's answer does."""
 import numpy as np
 import pytest
 
+import mindspore_hl.dataset as ds
 from mindspore_hl.dataset import audio as A
 from tests.oracle import load_cases
 
@@ -36,6 +37,8 @@ def test_audio_more2_matches_mindspore(case):
             assert str(info.value) == case.meta["message"]
         return
     op = _op(case.meta["expr"])
+    if isinstance(op, A.InverseMelScale):
+        ds.config.set_seed(0)  # its random start comes from the pipeline's seed: the same start in every run
     got = np.asarray(op(x))
     want = case.outputs[0]
     assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, want.shape, got.dtype, want.dtype)
@@ -50,7 +53,6 @@ def test_audio_more2_matches_mindspore(case):
 
 
 def test_in_pipeline_matches_eager():
-    import mindspore_hl.dataset as ds
     rows = np.stack([_INPUTS["tone"], _INPUTS["tone"][::-1]])
     for op in (A.Phaser(8000, sinusoidal=False), A.PitchShift(8000, 3, n_fft=64)):
         d = ds.NumpySlicesDataset({"w": rows}, shuffle=False).map(op)
@@ -60,7 +62,6 @@ def test_in_pipeline_matches_eager():
 
 
 def test_inverse_mel_scale_in_pipeline_follows_the_seed():
-    import mindspore_hl.dataset as ds
     mel = _INPUTS["mel"]
     op = A.InverseMelScale(33, 16, 8000, max_iter=300)
     runs = []
@@ -74,7 +75,7 @@ def test_inverse_mel_scale_in_pipeline_follows_the_seed():
 
 
 def test_waveform_errors_name_the_op():
-    with pytest.raises(RuntimeError, match="Phaser: .*<..., time>"):
+    with pytest.raises(RuntimeError, match=r"Phaser: .*\(\.\.\., time\)"):
         A.Phaser(8000)(np.array("abc"))
     with pytest.raises(RuntimeError, match="Phaser: .*delay line of 0 samples"):
         A.Phaser(100, delay_ms=1.0)(_INPUTS["wave"])   # MindSpore itself dies of SIGFPE here

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["type_check", "check_value", "waveform", "INT32_MAX", "FLOAT_MAX"]
+__all__ = ["type_check", "check_value", "real_waveform", "waveform", "INT32_MAX", "FLOAT_MAX"]
 
 INT32_MAX = 2147483647
 FLOAT_MAX = 16777216    # MindSpore's FLOAT_MAX_INTEGER: the largest float32 that still counts in units
@@ -28,10 +28,16 @@ def check_value(value: float, low: float, high: float, name: str, left_open: boo
                          f"{high}].")
 
 
+def real_waveform(op: str, x: Any) -> np.ndarray:
+    """A real waveform (..., time) as float64; RuntimeError naming ``op`` for anything else."""
+    x = np.asarray(x)
+    if x.ndim < 1 or x.dtype.kind not in "fiu":
+        raise RuntimeError(f"{op}: the input should be a real waveform of shape (..., time), but got {x.dtype} "
+                           f"of shape {x.shape}")
+    return x.astype(np.float64)
+
+
 def waveform(op: str, x: np.ndarray) -> tuple[np.ndarray, type]:
     """The waveform as float64 and the dtype to return (float64 stays float64, anything else gives float32)."""
     x = np.asarray(x)
-    if x.ndim < 1 or x.dtype.kind not in "fiu":
-        raise RuntimeError(f"{op}: the input should be a real waveform of shape <..., time>, but got {x.dtype} of "
-                           f"shape {x.shape}")
-    return x.astype(np.float64), (np.float64 if x.dtype == np.float64 else np.float32)
+    return real_waveform(op, x), (np.float64 if x.dtype == np.float64 else np.float32)

@@ -21,6 +21,12 @@ class Modulation(str, enum.Enum):
 
 def _wave_table(triangular, size, low, high, phase):
     """One period of the low-frequency oscillator, ``size`` float32 points in [low, high]."""
+    return oscillator(triangular, size, low, high, phase).astype(np.float32)
+
+
+def oscillator(triangular: bool, size: int, low: float, high: float, phase: float) -> np.ndarray:
+    """One period of a triangle or sine low-frequency oscillator, ``size`` float64 points in [low, high], starting
+    ``phase`` radians in (SoX's wave table, shared by the flanger and the phaser)."""
     offset = int(phase / math.pi / 2 * size + 0.5)
     point = (np.arange(size) + offset) % size
     if triangular:
@@ -30,7 +36,7 @@ def _wave_table(triangular, size, low, high, phase):
                       [d + 0.5, 1.5 - d, 1.5 - d, d - 1.5], d)
     else:
         d = (np.sin(point.astype(np.float64) / size * 2 * math.pi) + 1) / 2
-    return (d * (high - low) + low).astype(np.float32)
+    return d * (high - low) + low
 
 
 class Flanger(TensorOperation):

@@ -8,19 +8,12 @@ import math
 import numpy as np
 
 from ..transforms._base import TensorOperation
+from ._checks import real_waveform as _wave
 from ._filters import DensityFunction, ResampleMethod
 from ._spectral import BorderType, WindowType, _check_int, _stft, _window
 
 __all__ = ["Overdrive", "Resample", "InverseSpectrogram", "PhaseVocoder", "TimeStretch",
            "GriffinLim", "DetectPitchFrequency", "Dither", "SlidingWindowCmn"]
-
-
-def _wave(op, x):
-    x = np.asarray(x)
-    if x.ndim < 1 or x.dtype.kind not in "fiu":
-        raise RuntimeError(f"{op}: the input should be a real waveform of shape (..., time), but got {x.dtype} "
-                           f"of shape {x.shape}")
-    return x.astype(np.float64)
 
 
 def _complex_in(op, x):

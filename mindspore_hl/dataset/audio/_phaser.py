@@ -7,22 +7,14 @@ import numpy as np
 
 from ..transforms._base import TensorOperation
 from ._checks import INT32_MAX, check_value, type_check, waveform
+from ._flanger import oscillator
 
 __all__ = ["Phaser"]
 
 
 def _int_wave_table(sinusoidal: bool, size: int, low: float, high: float, phase: float) -> np.ndarray:
     """One period of the modulation, ``size`` integer delays in [low, high] rounded half away from zero."""
-    offset = int(phase / math.pi / 2 * size + 0.5)
-    point = (np.arange(size, dtype=np.int64) + offset) % size
-    if sinusoidal:
-        d = (np.sin(point.astype(np.float64) / size * 2 * math.pi) + 1) / 2
-    else:
-        d = point.astype(np.float64) * 2 / size
-        quarter = (4 * point) // size
-        d = np.select([quarter == 0, quarter == 1, quarter == 2, quarter == 3],
-                      [d + 0.5, 1.5 - d, 1.5 - d, d - 1.5], d)
-    d = d * (high - low) + low
+    d = oscillator(not sinusoidal, size, low, high, phase)
     return np.trunc(np.where(d < 0, d - 0.5, d + 0.5)).astype(np.int64)
 
 
