@@ -74,34 +74,44 @@ class Resample(TensorOperation):
         self.rolloff = float(rolloff)
         self.beta = 14.769656459379492 if beta is None else float(beta)
 
-    def _kernel(self, orig, new):
-        width_f = self.lowpass_filter_width
-        base = min(orig, new) * self.rolloff
-        width = math.ceil(width_f * orig / base)
-        idx = np.arange(-width, width + orig, dtype=np.float64) / orig
-        t = (np.arange(0, -new, -1, dtype=np.float64)[:, None] / new + idx[None, :]) * base
-        t = np.clip(t, -width_f, width_f)
-        if self.resample_method == ResampleMethod.SINC_INTERPOLATION:
-            window = np.cos(t * math.pi / width_f / 2) ** 2
-        else:
-            window = np.i0(self.beta * np.sqrt(1 - (t / width_f) ** 2)) / np.i0(self.beta)
-        t = t * math.pi
-        with np.errstate(invalid="ignore", divide="ignore"):
-            kernel = np.where(t == 0, 1.0, np.sin(t) / t)
-        return kernel * window * (base / orig), width
-
     def _apply(self, rng, x):
         x = _wave("Resample", x)
-        g = math.gcd(int(self.orig_freq), int(self.new_freq))
-        orig, new = int(self.orig_freq) // g, int(self.new_freq) // g
-        if orig == new:
+        if int(self.orig_freq) == int(self.new_freq):
             return x.astype(np.float32)
-        kernel, width = self._kernel(orig, new)
-        length = x.shape[-1]
-        padded = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(width, width + orig)])
-        frames = np.lib.stride_tricks.sliding_window_view(padded, kernel.shape[1], axis=-1)[..., ::orig, :]
-        out = (frames @ kernel.T).reshape(x.shape[:-1] + (-1,))
-        return out[..., :math.ceil(new * length / orig)].astype(np.float32)
+        kaiser = None if self.resample_method == ResampleMethod.SINC_INTERPOLATION else self.beta
+        rows = x.reshape(-1, x.shape[-1])
+        out = sinc_resample(rows, int(self.orig_freq), int(self.new_freq), self.lowpass_filter_width, self.rolloff,
+                            kaiser)
+        return out.reshape(x.shape[:-1] + (-1,)).astype(np.float32)
+
+
+def sinc_resample(x: np.ndarray, orig_freq: int, new_freq: int, width_f: int = 6, rolloff: float = 0.99,
+                  kaiser_beta: float | None = None) -> np.ndarray:
+    """torchaudio's windowed-sinc resampling of (rows, time): a Hann window, or a Kaiser window of
+    ``kaiser_beta``. Each output sample is evaluated at the input taps it uses only, so coprime rates such as
+    17959 -> 16000 need no orig x new polyphase kernel. It filters even when the rates are equal (PitchShift does;
+    ``Resample`` returns its input then)."""
+    g = math.gcd(orig_freq, new_freq)
+    orig, new = orig_freq // g, new_freq // g
+    base = min(orig, new) * rolloff
+    width = math.ceil(width_f * orig / base)
+    n_out = math.ceil(new * x.shape[-1] / orig)
+    padded = np.pad(x, [(0, 0), (width, width + orig)])
+    j = np.arange(n_out)
+    frame, phase = j // new, j % new
+    # taps with |t| >= width_f have a zero window: only 2 * width + 2 around the output's centre can contribute
+    k = ((phase * orig) // new)[:, None] + np.arange(2 * width + 2)[None, :]
+    valid = k < 2 * width + orig
+    k = np.where(valid, k, 0)
+    t = np.clip(((k - width) / orig - phase[:, None] / new) * base, -width_f, width_f)
+    if kaiser_beta is None:
+        window = np.cos(t * math.pi / width_f / 2) ** 2
+    else:
+        window = np.i0(kaiser_beta * np.sqrt(1 - (t / width_f) ** 2)) / np.i0(kaiser_beta)
+    t = t * math.pi
+    with np.errstate(invalid="ignore", divide="ignore"):
+        kernel = np.where(t == 0, 1.0, np.sin(t) / t) * window * (base / orig) * valid
+    return (padded[:, frame[:, None] * orig + k] * kernel).sum(axis=-1)
 
 
 def _istft(spec, n_fft, hop, win_length, window, center, length, onesided=True, normalized=False):

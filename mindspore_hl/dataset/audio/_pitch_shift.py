@@ -8,34 +8,10 @@ import numpy as np
 
 from ..transforms._base import TensorOperation
 from ._checks import INT32_MAX, check_value, type_check, waveform
-from ._more2 import _istft, _phase_vocoder
+from ._more2 import _istft, _phase_vocoder, sinc_resample
 from ._spectral import BorderType, WindowType, _stft
 
 __all__ = ["PitchShift"]
-
-
-def _resample(x: np.ndarray, orig_freq: int, new_freq: int, width_f: int = 6, rolloff: float = 0.99) -> np.ndarray:
-    """``Resample``'s Hann-windowed sinc resampling of (rows, time), evaluated only at the taps each output sample
-    uses: for coprime rates such as 17959 -> 16000 the full polyphase kernel would be orig x new (~2 GB). Unlike
-    ``Resample`` it filters even when the rates are equal, as MindSpore's PitchShift does."""
-    g = math.gcd(orig_freq, new_freq)
-    orig, new = orig_freq // g, new_freq // g
-    base = min(orig, new) * rolloff
-    width = math.ceil(width_f * orig / base)
-    n_out = math.ceil(new * x.shape[-1] / orig)
-    padded = np.pad(x, [(0, 0), (width, width + orig)])
-    j = np.arange(n_out)
-    frame, phase = j // new, j % new
-    # taps with |t| >= width_f have a zero window: only 2 * width + 2 around the output's centre can contribute
-    k = ((phase * orig) // new)[:, None] + np.arange(2 * width + 2)[None, :]
-    valid = k < 2 * width + orig
-    k = np.where(valid, k, 0)
-    t = np.clip(((k - width) / orig - phase[:, None] / new) * base, -width_f, width_f)
-    window = np.cos(t * math.pi / width_f / 2) ** 2
-    t = t * math.pi
-    with np.errstate(invalid="ignore", divide="ignore"):
-        kernel = np.where(t == 0, 1.0, np.sin(t) / t) * window * (base / orig) * valid
-    return (padded[:, frame[:, None] * orig + k] * kernel).sum(axis=-1)
 
 
 def _int32(v, name, low=-INT32_MAX - 1):
@@ -87,7 +63,7 @@ class PitchShift(TensorOperation):
         advance = np.linspace(0, math.pi * self.hop_length, spec.shape[-2])[:, None]
         stretched = _istft(_phase_vocoder(spec, rate, advance), self.n_fft, self.hop_length, self.win_length,
                            self.window, True, int(round(length / rate)))
-        shifted = _resample(stretched, int(self.sample_rate / rate), self.sample_rate)
+        shifted = sinc_resample(stretched, int(self.sample_rate / rate), self.sample_rate)
         if shifted.shape[-1] >= length:
             shifted = shifted[..., :length]
         else:
