@@ -100,10 +100,16 @@ def _window_max_jvp(kernel, stride, dilation, outs, primals, tangents):
     # consumers then read instead of each recomputing the window from the (4x larger) input, and an int8 index
     # rather than argmax's int64, which the gradient loop read slowly (LeNet5 b256 15.9 -> 12.9 ms per step).
     out, first = _max_and_first(jnp.stack(_window_taps(xp, kernel, stride, dilation, outs), axis=0))
-    tangent = jnp.zeros_like(out)
-    for k, t in enumerate(_window_taps(txp, kernel, stride, dilation, outs)):
-        tangent = jnp.where(first == k, t, tangent)
-    return out, tangent
+    # The tangent is a sum of disjoint selections, not a chain of wheres: the chain's transpose (the backward)
+    # threaded a "not yet taken" mask through every tap, and XLA re-evaluated that chain inside each tap's padded
+    # sum. Low-precision tangents are summed in float32: the selection is exact either way, but a bfloat16 sum
+    # rounds after every add, conversions that XLA:CPU re-emits per tap and cannot vectorise (bfloat16 ResNet50
+    # 224x224 on one core: the stem pool's backward 302 -> 66 ms; the step 1.48 -> 1.31 s on two cores).
+    low = txp.dtype in (jnp.bfloat16, jnp.float16)
+    taps = _window_taps(txp.astype(jnp.float32) if low else txp, kernel, stride, dilation, outs)
+    zero = jnp.zeros_like(taps[0])
+    tangent = functools.reduce(jnp.add, [jnp.where(first == k, t, zero) for k, t in enumerate(taps)])
+    return out, tangent.astype(txp.dtype)
 
 
 def max_pool_nhwc(x: jax.Array, kernel: tuple[int, ...], stride: tuple[int, ...],

@@ -97,3 +97,25 @@ def test_maximum_and_first_index_in_one_reduction_match_numpy(x):
     assert first.dtype == jnp.int8
     np.testing.assert_array_equal(np.asarray(first), np.argmax(x, axis=0))
     np.testing.assert_array_equal(np.asarray(value), np.max(x, axis=0))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_bfloat16_gradient_is_the_float32_gradient_rounded_once(case):
+    # Overlapping windows add several cotangents into one input position; a bfloat16 pool sums them in float32
+    # and rounds the total once, so its gradient is exactly the float32 pool's gradient of the same (bfloat16)
+    # values, rounded.
+    k, s, p, d, ceil_mode, h, w = case
+    rng = np.random.default_rng(3)
+    x = jnp.asarray(rng.permutation(2 * 3 * h * w).reshape(2, 3, h, w), jnp.bfloat16)  # no ties below 256
+    g = jnp.asarray(rng.normal(size=(2, 3, h, w)) * 1.37, jnp.bfloat16)
+
+    def grad(dtype):
+        def pooled_dot(a):
+            y = ops.max_pool2d(ms.Tensor(a), k, s, p, d, ceil_mode=ceil_mode)._value
+            return jnp.sum(y.astype(jnp.float32) * g[:, :, :y.shape[2], :y.shape[3]].astype(jnp.float32))
+        return jax.grad(pooled_dot)(x.astype(dtype))
+
+    low = grad(jnp.bfloat16)
+    assert low.dtype == jnp.bfloat16
+    np.testing.assert_array_equal(np.asarray(low, np.float32),
+                                  np.asarray(grad(jnp.float32).astype(jnp.bfloat16), np.float32))
