@@ -83,11 +83,7 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
     forward and again for the gradient): ResNet50 on 32x32 inputs 1.1x faster than always reordering the weight.
     """
     co, ci, kh, kw = w.shape
-    # bfloat16 patches are cut from a float32 copy: their gradient, the taps' padded sum, then adds in float32
-    # and rounds once, where a bfloat16 sum rounds after every add in conversions XLA:CPU cannot vectorise
-    # (bfloat16 ResNet50 224x224 step 1.31 -> 1.28 s on two cores).
-    low = x.dtype == jnp.bfloat16 and kh * kw > 1
-    taps = _taps(x.astype(jnp.float32) if low else x, w.shape, stride, pads, dilation)
+    taps = _taps(x, w.shape, stride, pads, dilation)
     n, ho, wo, _ = taps[0].shape
     if len(taps) == 1:
         patches, rows = taps[0], w.reshape(co, ci)
@@ -100,7 +96,5 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
     # stays one matrix product reading dy as it is; with 4-D operands XLA canonicalised it into a transposing
     # copy of dy with dy's producers (BatchNorm's backward) fused into that strided loop.
     n, ho, wo, k = patches.shape
-    if low:
-        patches = patches.astype(x.dtype)
     return product(patches.reshape(n * ho * wo, k), rows, conv_precision()).reshape(n, ho, wo, -1)
 
