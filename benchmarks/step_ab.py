@@ -34,6 +34,7 @@ def _compiled_step(net_name: str, x: Any, y: Any, amp_dtype: Any = None) -> list
     from mindspore_hl.common import seed
     net, loss, opt = ms_network(net_name, amp_dtype)
     step: Any = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)  # (its _compiled / training are dynamic)
+    step.set_train(True)  # as Model.train does: BatchNorm on batch statistics, Dropout on
     step(x, y).asnumpy()
     (entry,) = step._compiled._cache.values()
     dyn, _ = split_args((step.training, x, y))  # a Cell's compiled call takes its training flag first
