@@ -99,9 +99,9 @@ def _window_max_jvp(kernel, stride, dilation, outs, primals, tangents):
     # its step, because XLA writes such an array slowly. The same reduction gives the maximum, which its
     # consumers then read instead of each recomputing the window from the (4x larger) input, and an int8 index
     # rather than argmax's int64, which the gradient loop read slowly (LeNet5 b256 15.9 -> 12.9 ms per step).
-    # Low-precision taps are compared in float32 (exactly: the conversion is exact): XLA:CPU emulates each
-    # bfloat16 comparison of the reduction with conversions: LeNet5's two pools took 10.6 ms of a bfloat16
-    # step on one core, against 0.3 ms in float32.
+    # Low-precision taps are compared in float32 (the conversion is exact), because XLA:CPU emulates each
+    # bfloat16 comparison in the reduction with conversions: LeNet5's two pools took 10.6 ms of a bfloat16 step
+    # on one core, against 0.3 ms in float32.
     low = txp.dtype in (jnp.bfloat16, jnp.float16)
     stacked = jnp.stack(_window_taps(xp, kernel, stride, dilation, outs), axis=0)
     out, first = _max_and_first(stacked.astype(jnp.float32) if low else stacked)

@@ -103,10 +103,10 @@ def test_maximum_and_first_index_in_one_reduction_match_numpy(x):
 def test_a_bfloat16_gradient_is_the_float32_gradient_rounded_once(case):
     # Overlapping windows add several cotangents into one input position; a bfloat16 pool sums them in float32
     # and rounds the total once, so its gradient is exactly the float32 pool's gradient of the same (bfloat16)
-    # values, rounded.
+    # values, rounded. Both pools see the same values, so ties go to the same first maximum.
     k, s, p, d, ceil_mode, h, w = case
     rng = np.random.default_rng(3)
-    x = jnp.asarray(rng.permutation(2 * 3 * h * w).reshape(2, 3, h, w), jnp.bfloat16)  # no ties below 256
+    x = jnp.asarray(rng.permutation(2 * 3 * h * w).reshape(2, 3, h, w), jnp.bfloat16)  # some ties above 256
     g = jnp.asarray(rng.normal(size=(2, 3, h, w)) * 1.37, jnp.bfloat16)
 
     def grad(dtype):
