@@ -129,10 +129,17 @@ def laplace(shape: tuple[int, ...], mean: Tensor, lambda_param: float, seed: int
     return wrap((m + b * jax.random.laplace(_key(seed), out, jnp.float32)).astype(m.dtype))
 
 
-def _candidates(name, true_classes, num_true, num_sampled, unique, range_max, seed, log_uniform):
+def _true_classes(name, true_classes, num_true):
     tc = jnp.asarray(unwrap(true_classes))
     check(tc.ndim == 2 and tc.shape[1] == num_true, name,
           f"'true_classes' must have shape [batch, num_true={num_true}], but got {list(tc.shape)}.")
+    return tc
+
+
+def _candidates(name, true_classes, num_true, num_sampled, unique, range_max, seed, log_uniform):
+    """The samplers drawn with ``jax.random.choice``: log-uniform (with or without ``unique``) and uniform without
+    ``unique``; the uniform ``unique`` sampler draws one class at a time (``_unique_uniform_draws``)."""
+    tc = _true_classes(name, true_classes, num_true)
     check(not unique or num_sampled <= range_max, name,
           f"'num_sampled' ({num_sampled}) must not exceed 'range_max' ({range_max}) when 'unique' is True.")
     classes = jnp.arange(range_max, dtype=jnp.float64)
@@ -142,9 +149,8 @@ def _candidates(name, true_classes, num_true, num_sampled, unique, range_max, se
     if unique:
         # sample without replacement; the expected count uses the number of tries a rejection sampler would need
         sampled = jax.random.choice(key, range_max, (num_sampled,), replace=False, p=probs)
-        tries = jnp.asarray(float(num_sampled)) if not log_uniform else \
-            jnp.sum(1.0 / (1.0 - jnp.cumsum(jnp.concatenate([jnp.zeros(1), probs[sampled][:-1]]))))
-        expect = (lambda p: -jnp.expm1(tries * jnp.log1p(-p))) if log_uniform else (lambda p: p * num_sampled)
+        tries = jnp.sum(1.0 / (1.0 - jnp.cumsum(jnp.concatenate([jnp.zeros(1), probs[sampled][:-1]]))))
+        expect = lambda p: -jnp.expm1(tries * jnp.log1p(-p))  # noqa: E731
     else:
         sampled = jax.random.choice(key, range_max, (num_sampled,), replace=True, p=probs)
         expect = lambda p: p * num_sampled  # noqa: E731
@@ -165,9 +171,7 @@ def uniform_candidate_sampler(true_classes: Tensor, num_true: int, num_sampled: 
     name = "uniform_candidate_sampler"
     if not unique:
         return _candidates(name, true_classes, num_true, num_sampled, unique, range_max, seed, False)
-    tc = jnp.asarray(unwrap(true_classes))
-    check(tc.ndim == 2 and tc.shape[1] == num_true, name,
-          f"'true_classes' must have shape [batch, num_true={num_true}], but got {list(tc.shape)}.")
+    tc = _true_classes(name, true_classes, num_true)
     excluded = jnp.zeros(range_max, jnp.bool_)
     if remove_accidental_hits and num_true == 1:
         excluded = excluded.at[jnp.clip(tc.reshape(-1), 0, range_max - 1)].set(True)
