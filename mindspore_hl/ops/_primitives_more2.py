@@ -21,6 +21,7 @@ from ..common import seed as _seed
 from ..common.tensor import Tensor, wrap
 from ._core import check, op
 from ._graph_helpers_ad import tensordump
+from ._index_ext import _lowest
 from ._nn_conv import pair, same_pads
 from ._nn_fold import patches
 from ._primitives import primitive_class
@@ -123,8 +124,7 @@ def _pool_axis(x: jax.Array, mask: jax.Array, axis: int, mode: str) -> jax.Array
     """Reduce axis ``axis`` of ``x`` over each region of ``mask`` (n_out, n): the new axis has n_out entries."""
     x = jnp.moveaxis(x, axis, -1)[..., None, :]  # (..., 1, n)
     if mode == "max":
-        low = jnp.finfo(x.dtype).min if jnp.issubdtype(x.dtype, jnp.floating) else jnp.iinfo(x.dtype).min
-        out = jnp.max(jnp.where(mask, x, jnp.asarray(low, x.dtype)), axis=-1)
+        out = jnp.max(jnp.where(mask, x, jnp.asarray(_lowest(x.dtype), x.dtype)), axis=-1)
     else:
         out = jnp.sum(jnp.where(mask, x, jnp.zeros((), x.dtype)), axis=-1, dtype=x.dtype)
     return jnp.moveaxis(out, -1, axis)
@@ -259,7 +259,6 @@ def dilation2d(x: Any, filter: Any, stride: tuple[int, int], dilation: tuple[int
     """
     c, kh, kw = filter.shape
     n = x.shape[0]
-    low = jnp.finfo(x.dtype).min if jnp.issubdtype(x.dtype, jnp.floating) else jnp.iinfo(x.dtype).min
     pads = [(0, 0), (0, 0)]
     if pad_mode == "SAME":
         pads = [same_pads(x.shape[2 + i], (kh, kw)[i], stride[i], dilation[i]) for i in range(2)]
@@ -271,7 +270,7 @@ def dilation2d(x: Any, filter: Any, stride: tuple[int, int], dilation: tuple[int
     p = p.reshape((n, c, kh * kw) + p.shape[2:])
     mask = patches(inside, (kh, kw), stride, "VALID", rhs_dilation=dilation).reshape((1, 1, kh * kw) + p.shape[3:])
     vals = p + filter.reshape(1, c, kh * kw, 1, 1).astype(x.dtype)
-    return jnp.max(jnp.where(mask > 0, vals, jnp.asarray(low, x.dtype)), axis=2)
+    return jnp.max(jnp.where(mask > 0, vals, jnp.asarray(_lowest(x.dtype), x.dtype)), axis=2)
 
 
 def _dilation_arg(name: str, arg: str, value: Any) -> tuple[int, int]:
