@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["type_check", "check_value", "real_waveform", "waveform", "INT32_MAX", "FLOAT_MAX"]
+__all__ = ["type_check", "check_value", "check_int32", "real_waveform", "waveform", "INT32_MAX", "FLOAT_MAX"]
 
 INT32_MAX = 2147483647
 FLOAT_MAX = 16777216    # MindSpore's FLOAT_MAX_INTEGER: the largest float32 that still counts in units
@@ -26,6 +26,12 @@ def check_value(value: float, low: float, high: float, name: str, left_open: boo
     if value < low or value > high or (left_open and value == low):
         raise ValueError(f"Input {name} is not within the required interval of {'(' if left_open else '['}{low}, "
                          f"{high}].")
+
+
+def check_int32(value: Any, name: str, low: int = -INT32_MAX - 1) -> None:
+    """TypeError unless ``value`` is an int, ValueError unless ``low <= value <= INT32_MAX``."""
+    type_check(value, (int,), name)
+    check_value(value, low, INT32_MAX, name)
 
 
 def real_waveform(op: str, x: Any) -> np.ndarray:

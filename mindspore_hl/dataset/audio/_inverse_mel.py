@@ -5,15 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..transforms._base import TensorOperation
-from ._checks import FLOAT_MAX, INT32_MAX, check_value, type_check
+from ._checks import FLOAT_MAX, check_int32, check_value, type_check
 from ._spectral import MelType, NormType, melscale_fbanks
 
 __all__ = ["InverseMelScale"]
-
-
-def _pos_int(v, name):
-    type_check(v, (int,), name)
-    check_value(v, 1, INT32_MAX, name)
 
 
 class InverseMelScale(TensorOperation):
@@ -32,8 +27,8 @@ class InverseMelScale(TensorOperation):
                  f_max: float | None = None, max_iter: int = 100000, tolerance_loss: float = 1e-5,
                  tolerance_change: float = 1e-8, sgdargs: dict | None = None, norm: NormType = NormType.NONE,
                  mel_type: MelType = MelType.HTK):
-        _pos_int(n_mels, "n_mels")
-        _pos_int(sample_rate, "sample_rate")
+        check_int32(n_mels, "n_mels", 1)
+        check_int32(sample_rate, "sample_rate", 1)
         type_check(f_min, (int, float), "f_min")
         check_value(f_min, -FLOAT_MAX, FLOAT_MAX, "f_min")
         if f_max is not None:
@@ -43,10 +38,10 @@ class InverseMelScale(TensorOperation):
                 raise ValueError("MelScale: f_max should be greater than f_min.")
         elif f_min >= sample_rate // 2:
             raise ValueError("MelScale: sample_rate // 2 should be greater than f_min when f_max is set to None.")
-        _pos_int(n_stft, "n_stft")
+        check_int32(n_stft, "n_stft", 1)
         type_check(norm, (NormType,), "norm")
         type_check(mel_type, (MelType,), "mel_type")
-        _pos_int(max_iter, "max_iter")
+        check_int32(max_iter, "max_iter", 1)
         for name, v in (("tolerance_loss", tolerance_loss), ("tolerance_change", tolerance_change)):
             type_check(v, (int, float), name)
             check_value(v, 0, FLOAT_MAX, name, left_open=True)

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from ..transforms._base import TensorOperation
-from ._checks import INT32_MAX, check_value, type_check, waveform
+from ._checks import check_int32, check_value, type_check, waveform
 from ._flanger import oscillator
 
 __all__ = ["Phaser"]
@@ -31,8 +31,7 @@ class Phaser(TensorOperation):
 
     def __init__(self, sample_rate: int, gain_in: float = 0.4, gain_out: float = 0.74, delay_ms: float = 3.0,
                  decay: float = 0.4, mod_speed: float = 0.5, sinusoidal: bool = True):
-        type_check(sample_rate, (int,), "sample_rate")
-        check_value(sample_rate, -INT32_MAX - 1, INT32_MAX, "sample_rate")
+        check_int32(sample_rate, "sample_rate")
         for name, v, lo, hi in (("gain_in", gain_in, 0, 1), ("gain_out", gain_out, 0, 1e9),
                                 ("delay_ms", delay_ms, 0, 5.0), ("decay", decay, 0, 0.99),
                                 ("mod_speed", mod_speed, 0.1, 2)):

@@ -7,16 +7,11 @@ import math
 import numpy as np
 
 from ..transforms._base import TensorOperation
-from ._checks import INT32_MAX, check_value, type_check, waveform
+from ._checks import INT32_MAX, check_int32, type_check, waveform
 from ._more2 import _istft, _phase_vocoder, sinc_resample
 from ._spectral import BorderType, WindowType, _stft
 
 __all__ = ["PitchShift"]
-
-
-def _int32(v, name, low=-INT32_MAX - 1):
-    type_check(v, (int,), name)
-    check_value(v, low, INT32_MAX, name)
 
 
 class PitchShift(TensorOperation):
@@ -29,22 +24,22 @@ class PitchShift(TensorOperation):
     def __init__(self, sample_rate: int, n_steps: int, bins_per_octave: int = 12, n_fft: int = 512,
                  win_length: int | None = None, hop_length: int | None = None,
                  window: WindowType = WindowType.HANN):
-        _int32(sample_rate, "sample_rate", 0)
-        _int32(n_steps, "n_steps")
+        check_int32(sample_rate, "sample_rate", 0)
+        check_int32(n_steps, "n_steps")
         # MindSpore's check_int32_not_zero pads the name with a space, hence the double space in its TypeError
         type_check(bins_per_octave, (int,), "bins_per_octave ")
         if not -INT32_MAX - 1 <= bins_per_octave <= INT32_MAX or bins_per_octave == 0:
             raise ValueError("Input bins_per_octave is not within the required interval of [-2147483648, 0) and "
                              "(0, 2147483647].")
-        _int32(n_fft, "n_fft", 1)
+        check_int32(n_fft, "n_fft", 1)
         type_check(window, (WindowType,), "window")
         if win_length is not None:
-            _int32(win_length, "win_length", 1)
+            check_int32(win_length, "win_length", 1)
             if win_length > n_fft:
                 raise ValueError(f"Input win_length should be no more than n_fft, but got win_length: {win_length} "
                                  f"and n_fft: {n_fft}.")
         if hop_length is not None:
-            _int32(hop_length, "hop_length", 1)
+            check_int32(hop_length, "hop_length", 1)
         self.sample_rate, self.n_steps, self.bins_per_octave, self.n_fft = sample_rate, n_steps, bins_per_octave, n_fft
         self.win_length = n_fft if win_length is None else win_length
         self.hop_length = self.win_length // 4 if hop_length is None else hop_length
