@@ -30,7 +30,7 @@ from ._color import (
     Posterize,
 )
 from ._random_ops import rotate
-from ._utils import Inter, interp_mode
+from ._utils import Inter, check_inter, interp_mode
 
 __all__ = ["AutoAugment", "AutoAugmentPolicy", "POLICIES", "magnitude_space", "apply_sub_op"]
 
@@ -171,9 +171,7 @@ class AutoAugment(TensorOperation):
         if not isinstance(policy, AutoAugmentPolicy):
             raise TypeError(f"AutoAugment: Argument policy with value {policy} is not of type "
                             f"[<enum 'AutoAugmentPolicy'>], but got {type(policy)}.")
-        if not isinstance(interpolation, Inter):
-            raise TypeError(f"AutoAugment: Argument interpolation with value {interpolation} is not of type "
-                            f"[<enum 'Inter'>], but got {type(interpolation)}.")
+        check_inter("AutoAugment", interpolation)
         self.fill_value = _check_fill(fill_value)
         self._mode = interp_mode("AutoAugment", interpolation)
         self.policy, self.interpolation = policy, interpolation

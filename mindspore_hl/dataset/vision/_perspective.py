@@ -8,7 +8,6 @@ nearest rounds the source coordinate half to even. PIL images follow MindSpore's
 """
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,7 +16,7 @@ from PIL import Image
 
 from .._block import as_array
 from ..transforms._base import TensorOperation, eager_rng
-from ._utils import Inter
+from ._utils import Inter, _is_int, check_inter
 
 __all__ = ["Perspective", "RandomPerspective", "perspective_matrix", "warp_perspective"]
 
@@ -29,10 +28,6 @@ _PIL_RESAMPLE = {Inter.NEAREST: Image.Resampling.NEAREST, Inter.BILINEAR: Image.
 # modes warpPerspective has no kernel for fall back to bilinear in OpenCV (INTER_AREA) or in MindSpore's mapping
 _CV_MODE = {Inter.NEAREST: "nearest", Inter.BILINEAR: "linear", Inter.BICUBIC: "cubic", Inter.AREA: "linear",
             Inter.PILCUBIC: "linear"}
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
 
 
 def _check_points(name: str, points: Any) -> list[tuple[int, int]]:
@@ -59,13 +54,6 @@ def _check_points(name: str, points: Any) -> list[tuple[int, int]]:
                 raise ValueError(f"Perspective: Input {name}[{i}][{j}] is not within the required interval of "
                                  f"[-2147483648, 2147483647].")
     return [(int(p[0]), int(p[1])) for p in points]
-
-
-def _check_inter(op: str, interpolation: Any) -> Inter:
-    if not isinstance(interpolation, Inter):
-        raise TypeError(f"{op}: Argument interpolation with value {interpolation} is not of type "
-                        f"[<enum 'Inter'>], but got {type(interpolation)}.")
-    return interpolation
 
 
 def perspective_matrix(start_points: Sequence[Sequence[float]], end_points: Sequence[Sequence[float]]) -> np.ndarray:
@@ -258,7 +246,7 @@ class Perspective(_MaybePIL):
                  interpolation: Inter = Inter.BILINEAR) -> None:
         self.start_points = _check_points("start_points", start_points)
         self.end_points = _check_points("end_points", end_points)
-        self.interpolation = _check_inter("Perspective", interpolation)
+        self.interpolation = check_inter("Perspective", interpolation)
 
     def _apply(self, rng, img):
         return apply_perspective(img, self.start_points, self.end_points, self.interpolation)
@@ -282,7 +270,7 @@ class RandomPerspective(_MaybePIL):
                  interpolation: Inter = Inter.BICUBIC) -> None:
         self.distortion_scale = _check_unit("RandomPerspective", "distortion_scale", distortion_scale)
         self.prob = _check_unit("RandomPerspective", "prob", prob)
-        self.interpolation = _check_inter("RandomPerspective", interpolation)
+        self.interpolation = check_inter("RandomPerspective", interpolation)
 
     def get_params(self, rng: np.random.Generator, width: int,
                    height: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:

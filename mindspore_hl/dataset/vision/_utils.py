@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Inter", "Border", "ImageBatchFormat", "check_size", "interp_mode", "pad_image"]
+__all__ = ["Inter", "Border", "ImageBatchFormat", "check_size", "check_inter", "interp_mode", "pad_image"]
 
 
 class Inter(str, Enum):
@@ -54,6 +54,14 @@ def interp_mode(op: str, interpolation: Inter, allow_area: bool = False) -> str:
 
 def _is_int(v):
     return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def check_inter(op: str, interpolation: Any) -> Inter:
+    """TypeError with MindSpore's message unless ``interpolation`` is an ``Inter``."""
+    if not isinstance(interpolation, Inter):
+        raise TypeError(f"{op}: Argument interpolation with value {interpolation} is not of type "
+                        f"[<enum 'Inter'>], but got {type(interpolation)}.")
+    return interpolation
 
 
 def check_size(op: str, size: Any, allow_int: bool = True) -> int | tuple[int, int]:
