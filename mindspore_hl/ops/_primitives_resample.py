@@ -21,12 +21,9 @@ from ._primitives import primitive_class
 __all__ = ["ScaleAndTranslate"]
 
 
-def _sinc(x: jax.Array) -> jax.Array:
-    return jnp.sinc(x)  # sin(pi x) / (pi x)
-
-
 def _lanczos(radius: float) -> Callable[[jax.Array], jax.Array]:
-    return lambda x: jnp.where(x < radius, _sinc(x) * _sinc(x / radius), 0.0)
+    # jnp.sinc is the normalised sinc, sin(pi x) / (pi x)
+    return lambda x: jnp.where(x < radius, jnp.sinc(x) * jnp.sinc(x / radius), 0.0)
 
 
 def _cubic(b: float, c: float) -> Callable[[jax.Array], jax.Array]:
