@@ -1,6 +1,8 @@
 """Training-mode batch_norm's written-out derivative (``ops/_nn_norm.py:_normalize_batch``) against autodiff of
 the textbook formula in float64: forward mode (``ops.jvp``), reverse mode, second order, and the statistics'
 precision when the activations sit far from zero."""
+import re
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -91,3 +93,51 @@ def test_statistics_stay_accurate_far_from_zero(offset, scale, n, seed):
     with jax.enable_x64():
         ref = np.asarray(_textbook(*_f64(x, ones, zeros)))
     np.testing.assert_allclose(out, ref, atol=2e-3 * max(1.0, abs(offset) / scale / 100))
+
+
+class _ConvBN(ms.nn.Cell):
+    """Two 1x1 convolutions, each followed by BatchNorm and ReLU, then a classifier."""
+
+    def __init__(self, c):
+        super().__init__()
+        nn = ms.nn
+        self.c1, self.b1 = nn.Conv2d(c, c, 1, has_bias=False), nn.BatchNorm2d(c)
+        self.c2, self.b2 = nn.Conv2d(c, c, 1, has_bias=False), nn.BatchNorm2d(c)
+        self.relu, self.pool, self.flat, self.fc = nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dense(c, 4)
+
+    def construct(self, x):
+        y = self.relu(self.b1(self.c1(x)))
+        y = self.relu(self.b2(self.c2(y)))
+        return self.fc(self.flat(self.pool(y)))
+
+
+@pytest.mark.host_cpu
+@pytest.mark.parametrize("amp", [None, ms.bfloat16])
+def test_a_training_step_keeps_activations_channels_last(amp):
+    """Convolutions and BatchNorm compute channels-last and their transposes cancel when compiled: no activation
+    is copied into a physical NCHW layout, in float32 or under O2 bfloat16. In bfloat16 this once failed: XLA:CPU
+    transposes bfloat16 arrays in float32 between conversions, the two transposes could not cancel, and
+    BatchNorm's statistics read an NCHW copy of every convolution's output."""
+    from mindspore_hl._jit import split_args
+    from mindspore_hl.amp import auto_mixed_precision
+    from mindspore_hl.common import seed
+    ms.set_context(mode=ms.GRAPH_MODE)
+    n, c, hw = 8, 64, 56  # large enough for XLA to hand the statistics to YNNPACK
+    net = _ConvBN(c)
+    if amp is not None:
+        net = auto_mixed_precision(net, "O2", dtype=amp)
+    loss = ms.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = ms.nn.TrainOneStepCell(ms.nn.WithLossCell(net, loss), ms.nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    step.set_train(True)
+    x = ms.Tensor(np.random.default_rng(0).random((n, c, hw, hw), np.float32))
+    y = ms.Tensor(np.arange(n, dtype=np.int32) % 4)
+    step(x, y)
+    (entry,) = step._compiled._cache.values()
+    dyn, _ = split_args((step.training, x, y))
+    hlo = entry.jitted.lower(tuple(p._value for p in entry.params), seed.global_key(), dyn).compile().as_text()
+    body = hlo[hlo.index("\nENTRY"):]
+    params = set(re.findall(r"%(\S+) = \S+ parameter\(", body))
+    nchw = [name for name, operands in
+            re.findall(rf"^\s*(?:ROOT )?%(\S+) = \w+\[{n},{c},{hw},{hw}\]\{{3,2,1,0\}} \w+\((.*?)\)", body, re.M)
+            if not set(re.findall(r"%([\w.\-]+)", operands)) <= params]  # (the input and its cast are NCHW)
+    assert nchw == []
