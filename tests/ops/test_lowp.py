@@ -4,6 +4,8 @@ The truth is the same computation in float32 on the bfloat16-rounded operands (a
 MindSpore's CPU build has no bfloat16 convolution). A product of bfloat16 operands accumulated in float32 differs
 from it only by the final rounding to bfloat16 (relative 2**-8); the gradients go through one more rounded product.
 """
+import re
+
 import jax
 import jax.extend.core
 import jax.numpy as jnp
@@ -49,6 +51,21 @@ def test_product_and_its_gradients_are_bfloat16_products():
     for e in dots:
         assert [v.aval.dtype for v in e.invars] == [jnp.bfloat16] * 2
         assert e.params["preferred_element_type"] == jnp.float32
+
+
+@pytest.mark.host_cpu
+def test_xla_cpu_keeps_every_gradient_product_in_bfloat16():
+    """The compiled products take bfloat16 operands, the weight gradient's transposed copy included: XLA:CPU
+    converts the operands of a product YNNPACK cannot take (a column-major one) to float32, which once happened
+    to every weight gradient."""
+    rng = np.random.default_rng(0)
+    a, b = _bf16(rng.normal(size=(96, 40))), _bf16(rng.normal(size=(24, 40)))
+    grad = jax.jit(jax.grad(lambda a, b: jnp.sum(product(a, b).astype(jnp.float32) ** 2), argnums=(0, 1)))
+    hlo = grad.lower(a, b).compile().as_text()
+    types = dict(re.findall(r"%(\S+) = (\w+)\[", hlo))
+    dots = re.findall(r"= \w+\[[\d,]*\]\S* dot\(%(\S+), %(\S+)\)", hlo)
+    assert len(dots) == 3
+    assert [(types[x], types[y]) for x, y in dots] == [("bf16", "bf16")] * 3
 
 
 def _equations(jaxpr):
