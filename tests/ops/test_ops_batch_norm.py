@@ -1,6 +1,6 @@
 """Training-mode batch_norm's written-out derivative (``ops/_nn_norm.py:_normalize_batch``) against autodiff of
 the textbook formula in float64: forward mode (``ops.jvp``), reverse mode, second order, and the statistics'
-precision when the activations sit far from zero."""
+precision when the activations sit far from zero; and that a compiled training step keeps BatchNorm channels-last."""
 import re
 
 import jax
@@ -12,6 +12,9 @@ from hypothesis import strategies as st
 
 import mindspore_hl as ms
 from mindspore_hl import ops
+from mindspore_hl._jit import split_args
+from mindspore_hl.amp import auto_mixed_precision
+from mindspore_hl.common import seed
 
 
 def _textbook(x, gamma, beta, eps=1e-5):
@@ -118,9 +121,6 @@ def test_a_training_step_keeps_activations_channels_last(amp):
     is copied into a physical NCHW layout, in float32 or under O2 bfloat16. In bfloat16 this once failed: XLA:CPU
     transposes bfloat16 arrays in float32 between conversions, the two transposes could not cancel, and
     BatchNorm's statistics read an NCHW copy of every convolution's output."""
-    from mindspore_hl._jit import split_args
-    from mindspore_hl.amp import auto_mixed_precision
-    from mindspore_hl.common import seed
     ms.set_context(mode=ms.GRAPH_MODE)
     n, c, hw = 8, 64, 56  # large enough for XLA to hand the statistics to YNNPACK
     net = _ConvBN(c)
