@@ -181,11 +181,12 @@ def test_candidate_samplers():
 
 def test_uniform_sampler_removes_accidental_hits_like_mindspore():
     # MindSpore 2.10 (oracle): with unique and num_true 1, no true class of the batch is ever drawn (0 hits in 20
-    # seeds, 22 without the option); with num_true 2 the option changes nothing
+    # seeds, 22 without the option); with num_true 2 the option changes nothing. Eight seeds here (each compiles
+    # its sampler): without the option they draw a true class 8 times.
     tc = T(np.array([[1], [3]], np.int64))
     hits = {False: 0, True: 0}
     for rah in (False, True):
-        for seed in range(1, 21):
+        for seed in range(1, 9):
             cand = _np(ops.UniformCandidateSampler(1, 3, True, 5, seed=seed, remove_accidental_hits=rah)(tc)[0])
             assert len(set(cand.tolist())) == 3
             hits[rah] += int(np.isin(cand, [1, 3]).sum())
