@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-__all__ = ["to_device", "copy_array"]
+__all__ = ["to_device", "copy_array", "default_platform"]
 
 
 def to_device(arr: np.ndarray) -> jax.Array:
@@ -27,12 +27,12 @@ def to_device(arr: np.ndarray) -> jax.Array:
     """
     if not arr.dtype.isnative:
         arr = arr.astype(arr.dtype.newbyteorder("="))
-    if _default_platform() != "cpu":
+    if default_platform() != "cpu":
         return jax.device_put(arr)
     return jax.device_put(np.array(arr, copy=True, order="C"))
 
 
-def _default_platform() -> str:
+def default_platform() -> str:
     """The platform arrays are placed on by default: the context's device, else JAX's default backend."""
     device = jax.config.jax_default_device  # type: ignore[attr-defined]  # a Device, a platform name, or None
     if isinstance(device, jax.Device):

@@ -15,6 +15,8 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from ..common._device_arrays import default_platform
+
 __all__ = ["product"]
 
 _2D = (((1,), (1,)), ((), ()))  # (M, K) x (N, K) -> (M, N)
@@ -54,7 +56,7 @@ def _bf16_product_bwd(residuals, g):
     # a product contracting the operands' first axes, which YNNPACK does not take (ResNet50 224x224 bfloat16
     # step 1.71 s this way, 1.77 s folded).
     gt = g.T
-    if jax.default_backend() == "cpu":
+    if default_platform() == "cpu":
         # A transposed array keeps its column-major layout through the barrier, YNNPACK takes no column-major
         # operand either, and XLA:CPU then converted both operands to float32 before multiplying; reshaped
         # inside the barrier the copy is row-major (ResNet50 224x224 bfloat16 step 1.18 -> 1.07 s). On a GPU

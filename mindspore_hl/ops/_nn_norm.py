@@ -11,6 +11,7 @@ import functools
 import jax
 import jax.numpy as jnp
 
+from ..common._device_arrays import default_platform
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
 from ._core import check, op
@@ -77,7 +78,7 @@ def _affine(x, scale, shift):
 def _batch_affine(x, gamma, beta, eps):
     """Batch mean, biased variance, 1/std, and the per-channel scale and shift that normalise ``x``."""
     xs = x.astype(_stat_dtype(x))
-    if jax.default_backend() == "cpu":
+    if default_platform() == "cpu":
         # The barrier keeps the statistics' reductions on this channels-last array. Without it, a bfloat16
         # convolution's output cast to float32 (O2) reached them through the convolution's NHWC -> NCHW
         # transpose and this layer's NCHW -> NHWC one, with XLA:CPU's conversions between them (it transposes
