@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from jax import lax
 
 import mindspore_hl  # noqa: F401  (x64 on, as in every use)
-from mindspore_hl.ops._nn_conv_gemm import conv_gemm, gemm_suits
+from mindspore_hl.ops._nn_conv_gemm import _live, conv_gemm, gemm_suits
 from mindspore_hl.ops._nn_conv_narrow import _block, _blockable, conv_narrow, narrow_suits
 
 CASES = [  # (N, H, W, Ci, Co, (kh, kw), stride, pads, dilation)
@@ -19,6 +19,10 @@ CASES = [  # (N, H, W, Ci, Co, (kh, kw), stride, pads, dilation)
     (3, 2, 2, 4, 6, (3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1)),     # output smaller than the kernel
     (2, 3, 3, 3, 9, (3, 3), (2, 2), ((1, 1), (1, 1)), (1, 1)),     # fewer output positions than channels
     (2, 11, 11, 3, 4, (7, 7), (2, 2), ((3, 3), (2, 3)), (1, 1)),
+    (3, 1, 1, 4, 5, (3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1)),     # a 1x1 map: the centre tap alone is live
+    (2, 2, 2, 4, 5, (3, 3), (2, 2), ((1, 1), (1, 1)), (1, 1)),     # 2x2 -> 1x1: the first row and column dead
+    (2, 3, 3, 3, 4, (3, 3), (1, 1), ((2, 0), (1, 1)), (2, 1)),     # dilated rows: a kernel row reads padding only
+    (2, 1, 2, 3, 4, (1, 1), (2, 1), ((3, 3), (0, 0)), (1, 1)),     # every output row reads padding only
 ]
 
 
@@ -41,25 +45,43 @@ NARROW_CASES = [
 
 @pytest.mark.parametrize("impl,case", [(conv_gemm, c) for c in CASES] + [(conv_narrow, c) for c in NARROW_CASES])
 def test_values_gradients_and_forward_mode_match_xla(impl, case):
+    # Each check runs as one jitted program: the forms are written for jit (every use compiles them), and run
+    # eagerly every small op of them (a narrow form has hundreds) was compiled on its own, seconds per case.
     n, h, wd, ci, co, k, stride, pads, dilation = case
     rng = np.random.default_rng(0)
     x = jnp.asarray(rng.normal(size=(n, h, wd, ci)))
     w = jnp.asarray(rng.normal(size=(co, ci) + k))
-    ref = _reference(x, w, stride, pads, dilation)
-    got = impl(x, w, stride, pads, dilation)
+
+    def ref_f(a, b):
+        return _reference(a, b, stride, pads, dilation)
+
+    def f(a, b):
+        return impl(a, b, stride, pads, dilation)
+
+    ref = jax.jit(ref_f)(x, w)
+    got = jax.jit(f)(x, w)
     np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
     g = jnp.asarray(rng.normal(size=ref.shape))
-    grads_ref = jax.grad(lambda a, b: jnp.sum(_reference(a, b, stride, pads, dilation) * g), (0, 1))(x, w)
-    grads = jax.grad(lambda a, b: jnp.sum(impl(a, b, stride, pads, dilation) * g), (0, 1))(x, w)
+    grads_ref = jax.jit(jax.grad(lambda a, b: jnp.sum(ref_f(a, b) * g), (0, 1)))(x, w)
+    grads = jax.jit(jax.grad(lambda a, b: jnp.sum(f(a, b) * g), (0, 1)))(x, w)
     for a, b in zip(grads, grads_ref):
         np.testing.assert_allclose(a, b, rtol=1e-11, atol=1e-11)
     tx, tw = jnp.ones_like(x), jnp.full_like(w, 0.5)
-    _, t_ref = jax.jvp(lambda a, b: _reference(a, b, stride, pads, dilation), (x, w), (tx, tw))
-    _, t_got = jax.jvp(lambda a, b: impl(a, b, stride, pads, dilation), (x, w), (tx, tw))
+    _, t_ref = jax.jit(lambda a, b: jax.jvp(ref_f, (a, b), (tx, tw)))(x, w)
+    _, t_got = jax.jit(lambda a, b: jax.jvp(f, (a, b), (tx, tw)))(x, w)
     np.testing.assert_allclose(t_got, t_ref, rtol=1e-12, atol=1e-12)
     # only the weight differentiated (the usual first layer)
-    gw = jax.grad(lambda b: jnp.sum(impl(x, b, stride, pads, dilation) * g))(w)
+    gw = jax.jit(jax.grad(lambda b: jnp.sum(f(x, b) * g)))(w)
     np.testing.assert_allclose(gw, grads_ref[1], rtol=1e-11, atol=1e-11)
+
+
+def test_taps_reading_only_padding_are_left_out():
+    # (size, kernel, stride, dilation, pads) along one axis -> the kernel offsets that read some input
+    assert _live(1, 3, 1, 1, (1, 1)) == [1]          # a 1x1 map: the centre only
+    assert _live(2, 3, 2, 1, (1, 1)) == [1, 2]       # 2 -> 1 at stride 2
+    assert _live(3, 3, 1, 2, (2, 0)) == [1, 2]       # dilated: offset 0 reads padding rows only
+    assert _live(2, 3, 1, 1, (1, 1)) == [0, 1, 2]    # every offset reads some input
+    assert _live(56, 3, 1, 1, (1, 1)) == [0, 1, 2]
 
 
 def test_choice_of_formulation():
