@@ -42,7 +42,13 @@ class Server:
         self.thread.start()
 
     def close(self) -> None:
-        self.srv.close()
+        # The loop runs while any socket is open, and the browser keeps idle keep-alive connections open until it
+        # quits: closing only the listening socket (self.srv.close()) left the join below waiting out its 10 s.
+        # The listener, the connections and the wake-up pipe are closed in the server's own thread, between two
+        # polls, as waitress's MultiSocketServer.close does for its map.
+        from waitress import wasyncore
+
+        self.srv.trigger.pull_trigger(lambda: wasyncore.close_all(self.srv._map))
         self.thread.join(10)
 
 

@@ -2,6 +2,7 @@
 recorded by hand from its CPU build), ranges, seeding, and the distribution of the samples (moments or a
 Kolmogorov-Smirnov test at a fixed seed). Their values cannot be replayed: MindSpore's generators differ.
 """
+import jax
 import numpy as np
 import pytest
 from scipy import stats
@@ -181,18 +182,25 @@ def test_candidate_samplers():
 
 def test_uniform_sampler_removes_accidental_hits_like_mindspore():
     # MindSpore 2.10 (oracle): with unique and num_true 1, no true class of the batch is ever drawn (0 hits in 20
-    # seeds, 22 without the option); with num_true 2 the option changes nothing. Eight seeds here (each compiles
-    # its sampler): without the option they draw a true class 8 times.
-    tc = T(np.array([[1], [3]], np.int64))
+    # seeds, 22 without the option); with num_true 2 the option changes nothing. Eight seeds here: without the
+    # option they draw a true class 8 times. Each eager call compiled its own while loop (~0.5 s); the 16 samplers
+    # run in one jitted program instead (the same keys and ops, so the same draws).
+    tc = np.array([[1], [3]], np.int64)
+
+    @jax.jit
+    def draws(tc):
+        return {rah: [ops.UniformCandidateSampler(1, 3, True, 5, seed=seed, remove_accidental_hits=rah)(T(tc))[0]
+                      for seed in range(1, 9)] for rah in (False, True)}
+
     hits = {False: 0, True: 0}
-    for rah in (False, True):
-        for seed in range(1, 9):
-            cand = _np(ops.UniformCandidateSampler(1, 3, True, 5, seed=seed, remove_accidental_hits=rah)(tc)[0])
+    for rah, cands in draws(tc).items():
+        for cand in cands:
+            cand = _np(cand)
             assert len(set(cand.tolist())) == 3
             hits[rah] += int(np.isin(cand, [1, 3]).sum())
     assert hits[True] == 0 and hits[False] > 0
     with pytest.raises(ValueError, match="must not exceed the 3 classes"):
-        ops.UniformCandidateSampler(1, 4, True, 5, remove_accidental_hits=True)(tc)
+        ops.UniformCandidateSampler(1, 4, True, 5, remove_accidental_hits=True)(T(tc))
 
 
 def test_bad_input_names_the_op():
