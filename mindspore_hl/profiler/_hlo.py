@@ -37,7 +37,9 @@ def parse_hlo(text: str) -> dict:
     """``{instruction name: (opcode, op_name metadata)}`` of an HLO module's text (``Compiled.as_text()``).
 
     An instruction XLA created without metadata (a layout copy, a rewritten convolution) takes that of its
-    nearest operand that has some: it does that operand's Cell's work.
+    nearest operand that has some: it does that operand's Cell's work. Of operands equally near, one from the
+    backward pass wins: an op that reads a gradient is backward work, like a weight gradient's convolution that
+    XLA rewrote together with its operands' transposes, whose other operand is the forward activation.
     """
     out, operands = {}, {}
     for line in text.splitlines():
@@ -53,7 +55,8 @@ def parse_hlo(text: str) -> dict:
             continue
         frontier, seen = list(operands.get(name, ())), {name}
         for _ in range(6):
-            found = next((out[o][1] for o in frontier if o in out and out[o][1] and out[o][0] != "parameter"), "")
+            metas = [out[o][1] for o in frontier if o in out and out[o][1] and out[o][0] != "parameter"]
+            found = next((m for m in metas if "transpose(" in m), metas[0] if metas else "")
             if found:
                 out[name] = (opcode, found)
                 break

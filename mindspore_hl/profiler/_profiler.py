@@ -83,7 +83,7 @@ class Profiler:
         self._step_num = 0
         self._step_span: jax.profiler.TraceAnnotation | None = None
         self._recording = False
-        self.last_session = None     # the folder analyse() wrote last
+        self.last_session: str | None = None     # the folder analyse() wrote last
         if self._schedule is None and self._config["start_profile"]:
             self.start()
         elif self._schedule is not None and self._config["start_profile"]:

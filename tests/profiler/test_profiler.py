@@ -20,6 +20,7 @@ from mindspore_hl.profiler import (
     Profiler,
     ProfilerActivity,
     ProfilerLevel,
+    _hlo,
     _profiler,
     load_summary,
     profile,
@@ -107,6 +108,24 @@ def test_steps_cells_and_flops(lenet_profile):
     assert sum(c["flops"] for c in cells.values()) == pytest.approx(module["flops"], rel=0.25)
     assert s["step_gflops_per_s"] > 0
     assert s["memory"] and all(m["device_bytes"] > 0 for m in s["memory"])
+
+
+def test_ops_xla_made_without_metadata_take_a_neighbours_cell():
+    # A layout copy does its operand's work; a convolution XLA rewrote from a weight gradient and its transposes
+    # reads the forward activation and a gradient, and is backward work.
+    text = """HloModule jit_step
+ENTRY %main {
+  %p0 = f32[8,4]{1,0} parameter(0)
+  %act = f32[8,4]{1,0} add(%p0, %p0), metadata={op_name="jit(step)/net/bn1/add"}
+  %grad = f32[8,4]{1,0} multiply(%p0, %p0), metadata={op_name="jit(step)/transpose(jvp(net))/bn2/mul"}
+  %copy.1 = f32[8,4]{0,1} copy(%act)
+  %convolution.3 = f32[4,4]{1,0} convolution(%copy.1, %grad), dim_labels=bf_io->bf
+  ROOT %t = (f32[4,4]{1,0}) tuple(%convolution.3)
+}"""
+    ops = _hlo.parse_hlo(text)
+    assert ops["copy.1"] == ("copy", "jit(step)/net/bn1/add")
+    assert ops["convolution.3"] == ("convolution", "jit(step)/transpose(jvp(net))/bn2/mul")
+    assert _hlo.cell_of(ops["convolution.3"][1]) == ("net.bn2", True)
 
 
 def test_files_as_mindspore_and_tensorboard_write_them(lenet_profile):
