@@ -102,9 +102,7 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
     offsets, taps = _taps(x, w.shape, stride, pads, dilation)
     n, ho, wo, _ = taps[0].shape
     if len(offsets) < kh * kw:
-        w = w.reshape(co, ci, kh * kw)
-        w = w[:, :, offsets[0]:offsets[0] + 1] if len(offsets) == 1 else jnp.stack(
-            [w[:, :, t] for t in offsets], axis=-1)
+        w = jnp.stack([w.reshape(co, ci, kh * kw)[:, :, t] for t in offsets], axis=-1)
     if len(taps) == 1:
         patches, rows = taps[0], w.reshape(co, ci)
     elif isinstance(n * ho * wo, int) and n * ho * wo <= co:  # (a symbolic batch size: exported graphs)
