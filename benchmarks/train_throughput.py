@@ -86,6 +86,13 @@ _Batches = list[tuple[np.ndarray, np.ndarray]]
 _Make = Callable[[], tuple[Any, Any, Any]]
 
 
+def random_batches(batch: int, shape: tuple[int, ...], steps: int) -> _Batches:
+    """``steps`` in-memory (data, label) NumPy batches from seed 0: standard-normal data, labels in 0..9."""
+    rng = np.random.default_rng(0)
+    return [(rng.normal(size=(batch,) + shape).astype(np.float32), rng.integers(0, 10, batch).astype(np.int32))
+            for _ in range(steps)]
+
+
 class _Config(Protocol):
     """One timed configuration: ``round()`` runs the batches once and returns the seconds it took."""
 
@@ -240,9 +247,7 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
     net_name, batch, shape, default_steps = {**CASES, **GPU_CASES}[case]
     on_gpu = jax.default_backend() == "gpu"
     steps = steps or default_steps
-    rng = np.random.default_rng(0)
-    batches = [(rng.normal(size=(batch,) + shape).astype(np.float32), rng.integers(0, 10, batch).astype(np.int32))
-               for _ in range(steps)]
+    batches = random_batches(batch, shape, steps)
     wanted = configs or ["model", "model_sink", "train_one_step", "jax_floor", "torch"]
     if "torch" in wanted and not _floors.torch_available():
         wanted = [c for c in wanted if c != "torch"]

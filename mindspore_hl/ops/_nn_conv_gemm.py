@@ -101,15 +101,16 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
     co, ci, kh, kw = w.shape
     offsets, taps = _taps(x, w.shape, stride, pads, dilation)
     n, ho, wo, _ = taps[0].shape
+    w = w.reshape(co, ci, kh * kw)
     if len(offsets) < kh * kw:
-        w = jnp.stack([w.reshape(co, ci, kh * kw)[:, :, t] for t in offsets], axis=-1)
+        w = jnp.stack([w[:, :, t] for t in offsets], axis=-1)
     if len(taps) == 1:
         patches, rows = taps[0], w.reshape(co, ci)
     elif isinstance(n * ho * wo, int) and n * ho * wo <= co:  # (a symbolic batch size: exported graphs)
         patches, rows = jnp.stack(taps, axis=-1).reshape(n, ho, wo, -1), w.reshape(co, -1)
     else:
         patches = jnp.concatenate(taps, axis=-1)
-        rows = jnp.transpose(w.reshape(co, ci, len(taps)), (0, 2, 1)).reshape(co, -1)
+        rows = jnp.transpose(w, (0, 2, 1)).reshape(co, -1)
     # A product of 2-D operands: its weight gradient (contracting the positions, the leading axis of both)
     # stays one matrix product reading dy as it is; with 4-D operands XLA canonicalised it into a transposing
     # copy of dy with dy's producers (BatchNorm's backward) fused into that strided loop.
