@@ -22,16 +22,20 @@ __all__ = ["product"]
 _2D = (((1,), (1,)), ((), ()))  # (M, K) x (N, K) -> (M, N)
 
 
-def product(a: jax.Array, b: jax.Array, precision: lax.Precision | None = None) -> jax.Array:
+def product(a: jax.Array, b: jax.Array, precision: lax.Precision | None = None, *, linear: bool = False) -> jax.Array:
     """``a @ b.T`` for 2-D ``a`` (M, K) and ``b`` (N, K): in bfloat16 with float32 accumulation when both are
     bfloat16, else ``lax.dot_general`` in the operands' dtype (at ``precision``; None: matrix products' setting).
+
+    ``linear``: the product is part of a ``custom_jvp`` rule's tangent, which JAX transposes for reverse mode and
+    cannot transpose through the bfloat16 rule's ``custom_vjp``. Bfloat16 operands then take the same
+    float32-accumulated product, rounded to bfloat16, without the rule (its gradient products run in float32).
 
     >>> import jax.numpy as jnp
     >>> product(jnp.ones((2, 3), jnp.bfloat16), jnp.ones((4, 3), jnp.bfloat16)).dtype
     dtype(bfloat16)
     """
     if a.dtype == jnp.bfloat16 and b.dtype == jnp.bfloat16:
-        return _bf16_product(a, b)
+        return _f32_dot(a, b, _2D) if linear else _bf16_product(a, b)
     return lax.dot_general(a, b, _2D, precision=precision)
 
 

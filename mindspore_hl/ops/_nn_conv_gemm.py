@@ -90,8 +90,10 @@ def _taps(x, w_shape, stride, pads, dilation):
 
 
 def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[Sequence[int]],
-              dilation: Sequence[int]) -> jax.Array:
+              dilation: Sequence[int], linear: bool = False) -> jax.Array:
     """NHWC convolution of ``x`` with an OIHW weight ``w`` (groups=1) as patches . weight^T.
+
+    ``linear``: a term of a ``custom_jvp`` rule's tangent, which reverse mode transposes (see ``product``).
 
     The weight is contracted in its own (C_out, ...) layout, so the product's gradient comes out as
     (C_out, C_in * taps) too. For kernels larger than 1x1 the patches' (taps, C_in) order and the weight's
@@ -115,5 +117,5 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
     # stays one matrix product reading dy as it is; with 4-D operands XLA canonicalised it into a transposing
     # copy of dy with dy's producers (BatchNorm's backward) fused into that strided loop.
     n, ho, wo, k = patches.shape
-    return product(patches.reshape(n * ho * wo, k), rows, conv_precision()).reshape(n, ho, wo, -1)
+    return product(patches.reshape(n * ho * wo, k), rows, conv_precision(), linear=linear).reshape(n, ho, wo, -1)
 

@@ -11,9 +11,11 @@ too (2 x 2 or 2 x 4 pixels per block, ``_block``).
 
 ``conv_narrow`` is a ``custom_jvp`` (so reverse and forward mode both use it), each term in the form that
 measured fastest inside a training step: the forward blocked where the width allows it (stride 1, no dilation
-along W), else XLA's; the weight and input terms blocked from 4 input channels, else XLA's weight gradient
-(the blocked one made the fused ReLU/pool backward before LeNet's conv1 slower) and the matrix product of
-``_nn_conv_gemm`` for the input (XLA's input gradient producing < 16 channels was 1.5-4x slower).
+along W), else XLA's; the weight and input terms blocked from 4 input channels, else the matrix product of
+``_nn_conv_gemm`` for the input (XLA's input gradient producing < 16 channels was 1.5-4x slower) and, for the
+weight, XLA's weight gradient, unless the layer has fewer than 8 output channels: XLA:CPU's weight gradient is
+slow at those (LeNet's conv1, 1 -> 6 channels at batch 256: 13.7 ms alone on one core), and the blocked
+convolution written as a matrix product over blocked patches (``_blocked(..., as_product=True)``) takes 3.2 ms.
 """
 import functools
 
@@ -68,8 +70,12 @@ def _toeplitz(k, b):
     return s
 
 
-def _blocked(x, w, stride, pads, dilation):
-    """The convolution with blocked pixels (see the module docstring); stride and dilation along unblocked H."""
+def _blocked(x, w, stride, pads, dilation, as_product=False):
+    """The convolution with blocked pixels (see the module docstring); stride and dilation along unblocked H.
+
+    ``as_product``: the blocked convolution as patches . weight (``conv_gemm``) instead of XLA's convolution, for
+    the tangent rule (the product is one that reverse mode can transpose).
+    """
     n, h, wd, ci = x.shape
     co, _, kh, kw = w.shape
     bh, bw = _block(x.shape, w.shape, stride, pads, dilation)
@@ -83,8 +89,12 @@ def _blocked(x, w, stride, pads, dilation):
     xb = x.reshape(n, hp // bh, bh, wp // bw, bw, ci).transpose(0, 1, 3, 2, 4, 5).reshape(n, hp // bh, wp // bw, -1)
     wb = jnp.einsum("oiyx,yapq,xbrs->abpriqso", w, jnp.asarray(sh, w.dtype), jnp.asarray(sw, w.dtype))
     wb = wb.reshape(sh.shape[1], sw.shape[1], bh * bw * ci, bh * bw * co)
-    y = lax.conv_general_dilated(xb, wb, (stride[0], 1), "VALID", rhs_dilation=(dilation[0], 1),
-                                 dimension_numbers=("NHWC", "HWIO", "NHWC"), precision=conv_precision())
+    if as_product:
+        y = conv_gemm(xb, jnp.transpose(wb, (3, 2, 0, 1)), (stride[0], 1), ((0, 0), (0, 0)), (dilation[0], 1),
+                      linear=True)
+    else:
+        y = lax.conv_general_dilated(xb, wb, (stride[0], 1), "VALID", rhs_dilation=(dilation[0], 1),
+                                     dimension_numbers=("NHWC", "HWIO", "NHWC"), precision=conv_precision())
     y = y.reshape(n, y.shape[1], nbw, bh, bw, co).transpose(0, 1, 3, 2, 4, 5)
     return y.reshape(n, y.shape[1] * bh, nbw * bw, co)[:, :oh, :ow]
 
@@ -105,10 +115,17 @@ def _conv_narrow_jvp(stride, pads, dilation, primals, tangents):
     x, w = primals
     tx, tw = tangents
     out = conv_narrow(x, w, stride, pads, dilation)
-    blocked = _blockable(x.shape, w.shape, stride, pads, dilation) and w.shape[1] >= 4
+    blockable = _blockable(x.shape, w.shape, stride, pads, dilation)
+    blocked = blockable and w.shape[1] >= 4
     terms = []
     if not isinstance(tw, SymbolicZero):
-        terms.append((_blocked if blocked else conv_xla)(x, tw, stride, pads, dilation))
+        if blockable and not blocked and w.shape[0] < 8:
+            terms.append(_blocked(x, tw, stride, pads, dilation, as_product=True))
+        else:
+            terms.append((_blocked if blocked else conv_xla)(x, tw, stride, pads, dilation))
     if not isinstance(tx, SymbolicZero):
-        terms.append((_blocked if blocked else conv_gemm)(tx, w, stride, pads, dilation))
+        if blocked:
+            terms.append(_blocked(tx, w, stride, pads, dilation))
+        else:
+            terms.append(conv_gemm(tx, w, stride, pads, dilation, linear=True))
     return out, sum(terms[1:], terms[0]) if terms else jnp.zeros_like(out)

@@ -75,6 +75,25 @@ def test_values_gradients_and_forward_mode_match_xla(impl, case):
     np.testing.assert_allclose(gw, grads_ref[1], rtol=1e-11, atol=1e-11)
 
 
+@pytest.mark.parametrize("case", NARROW_CASES)
+def test_narrow_bfloat16_gradients_are_the_float32_gradients_to_bfloat16_precision(case):
+    # Reverse mode transposes conv_narrow's tangent rule, so its matrix-product terms must be transposable in
+    # bfloat16 too (the bfloat16 product's own rule is a custom_vjp, which JAX cannot transpose).
+    n, h, wd, ci, co, k, stride, pads, dilation = case
+    rng = np.random.default_rng(0)
+    x = jnp.asarray(rng.normal(size=(n, h, wd, ci)), jnp.bfloat16)
+    w = jnp.asarray(rng.normal(size=(co, ci) + k), jnp.bfloat16)
+
+    def loss(a, b):
+        return jnp.sum(conv_narrow(a, b, stride, pads, dilation).astype(jnp.float32) ** 2)
+
+    grads = jax.jit(jax.grad(loss, (0, 1)))(x, w)
+    want = jax.jit(jax.grad(loss, (0, 1)))(x.astype(jnp.float32), w.astype(jnp.float32))
+    for got, ref in zip(grads, want):
+        assert got.dtype == jnp.bfloat16
+        np.testing.assert_allclose(np.asarray(got, np.float32), ref, atol=3e-2 * float(jnp.abs(ref).max()))
+
+
 def test_taps_reading_only_padding_are_left_out():
     # (size, kernel, stride, dilation, pads) along one axis -> the kernel offsets that read some input
     assert _live(1, 3, 1, 1, (1, 1)) == [1]          # a 1x1 map: the centre only

@@ -15,6 +15,8 @@ from mindspore_hl.ops._nn_pool import _max_and_first
 CASES = [  # (kernel, stride, padding, dilation, ceil_mode, input H, W)
     (2, 2, 0, 1, False, 8, 8),       # windows tile the input (LeNet)
     (2, 2, 0, 1, False, 9, 7),       # tiling after cropping the odd row / column
+    (2, 2, 0, 1, True, 9, 7),        # ceil mode: the windows tile the input padded by one row / column
+    (3, 3, 1, 1, False, 8, 10),      # 3x3 windows tiling the padded input
     (3, 2, 1, 1, False, 9, 10),      # overlapping with padding (ResNet's stem)
     (3, 1, 0, 2, False, 9, 9),       # dilation
     (3, 2, 1, 1, True, 10, 10),      # ceil mode
