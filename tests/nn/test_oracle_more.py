@@ -32,8 +32,10 @@ _FN = load_cases(FIXTURE)
 
 @pytest.mark.parametrize("case", _CASES)
 def test_layer_matches_mindspore(case, monkeypatch):
-    if case.id.startswith("MSSSIM"):
-        # Gradients through relu(cs) ** 0.4 reach ~30 where cs is small: float32 summation order shows at 3e-4.
+    if case.id.startswith(("MSSSIM", "SSIM")):
+        # SSIM subtracts float32 filtered squares (E[x^2] - mu^2), so the filter's summation order shows: on SSIM/f5
+        # MindSpore and this project differ from the float64 value by up to 3e-5 and 1.4e-4. MSSSIM's gradients
+        # through relu(cs) ** 0.4 reach ~30 where cs is small: the same order shows at 3e-4.
         monkeypatch.setattr(_layers, "TOL", dict(rtol=1e-3, atol=2e-5))
     _layers.test_layer_matches_mindspore(case)
 
