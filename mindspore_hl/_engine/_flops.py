@@ -6,7 +6,8 @@ compiled graph (2 per multiply-add): a ``Dense(10, 5)`` trained on batches of 32
 
 * model FLOPs are counted the same way from the traced step: every ``dot_general`` (MatMul, BatchMatMul, the
   matmuls of attention) and ``conv_general_dilated`` (convolutions), forward and backward, a ``scan`` times its
-  length (a forward ``ops.conv2d`` counts as the convolution it computes, see ``_conv2d_op_flops``). A block
+  length (a forward ``ops.conv2d``, and a narrow convolution's weight gradient, count as the convolution they
+  compute, see ``_conv2d_op_flops`` and ``_conv_weight_term_flops``). A block
   under ``recompute`` (``jax.checkpoint``) is counted with its recomputed forward, which MindSpore adds to its
   hardware count only;
 * hardware FLOPs are XLA's own count for the compiled executable (``Compiled.cost_analysis()['flops']``): all
@@ -64,22 +65,39 @@ def _inner_jaxprs(eqn: Any) -> list[Any]:
 
 
 def _conv2d_op_flops(eqn: Any) -> int | None:
-    """A forward ``ops.conv2d`` call counted as MindSpore's Conv2D (None for any other equation).
+    """A forward ``ops.conv2d`` call counted as MindSpore's Conv2D (None for any other equation; the caller leaves
+    out transposed calls).
 
     Small-channel convolutions are computed in a rearranged form with more arithmetic than the convolution
     (``ops/_nn_conv_narrow.py``); MindSpore's count is that of the convolution itself, read here from the call's
-    input (N, C_in, H, W) or NHWC, weight (C_out, C_in / groups, kH, kW) and output. Its backward pass is plain
-    convolutions, counted as they are.
+    input (N, C_in, H, W) or NHWC, weight (C_out, C_in / groups, kH, kW) and output. In its backward pass a narrow
+    convolution's weight gradient is counted by ``_conv_weight_term_flops``, the rest as the equations are.
     """
     name = str(eqn.params.get("name", ""))
     if eqn.primitive.name not in ("pjit", "jit") or not name.endswith("conv2d_core"):
-        return None
-    if "transpose(" in str(getattr(eqn.source_info, "name_stack", "")):
         return None
     w = eqn.invars[1].aval if len(eqn.invars) > 1 else None
     if w is None or len(getattr(w, "shape", ())) != 4 or len(eqn.outvars[0].aval.shape) != 4:
         return None
     return 2 * _size(eqn.outvars[0].aval) * (_size(w) // max(w.shape[0], 1))
+
+
+def _conv_weight_term_flops(eqn: Any, transposed: bool) -> int | None:
+    """A narrow convolution's weight term (``ops/_nn_conv_narrow.py``) counted as the convolution it stands for,
+    whatever form computes it: transposed (reverse mode, inside a transposed call), its weight gradient, which
+    MindSpore's Conv2DBackpropFilter counts as the forward Conv2D; in forward mode, the weight tangent's
+    convolution. None for any other equation, and for the part of the term that reverse mode runs in the forward
+    pass (patches, no products)."""
+    if eqn.primitive.name not in ("pjit", "jit") or not str(eqn.params.get("name", "")).endswith("conv_weight_term"):
+        return None
+    if transposed and len(eqn.outvars) == 1:
+        # the NHWC output's cotangent comes in last, the OIHW weight's gradient goes out
+        out, w = eqn.invars[-1].aval, eqn.outvars[0].aval
+    elif not transposed and len(eqn.invars) == 2 and len(eqn.outvars) == 1:
+        out, w = eqn.outvars[0].aval, eqn.invars[1].aval
+    else:
+        return None
+    return 2 * _size(out) * (_size(w) // max(w.shape[0], 1))
 
 
 def matmul_conv_flops(jaxpr: Any) -> int:
@@ -91,20 +109,28 @@ def matmul_conv_flops(jaxpr: Any) -> int:
     >>> matmul_conv_flops(jax.make_jaxpr(jnp.matmul)(jnp.ones((32, 10)), jnp.ones((10, 5))))
     3200
     """
-    jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
+    return _count(getattr(jaxpr, "jaxpr", jaxpr), False)
+
+
+def _count(jaxpr: Any, transposed: bool) -> int:
+    # ``transposed``: inside a call that reverse mode transposed (an inner equation's name stack is relative)
     total = 0
     for eqn in jaxpr.eqns:
         inner = _inner_jaxprs(eqn)
-        conv = _conv2d_op_flops(eqn)
+        here = transposed or "transpose(" in str(getattr(eqn.source_info, "name_stack", ""))
+        conv = None if here else _conv2d_op_flops(eqn)
+        if conv is None:
+            conv = _conv_weight_term_flops(eqn, here)
         if conv is not None:
             total += conv
         elif not inner:
             total += _eqn_flops(eqn)
-        elif eqn.primitive.name == "cond":
-            total += max(matmul_conv_flops(j) for j in inner)
         else:
-            total += (eqn.params.get("length", 1) if eqn.primitive.name == "scan" else 1) * sum(
-                matmul_conv_flops(j) for j in inner)
+            counts = [_count(getattr(j, "jaxpr", j), here) for j in inner]
+            if eqn.primitive.name == "cond":
+                total += max(counts)
+            else:
+                total += (eqn.params.get("length", 1) if eqn.primitive.name == "scan" else 1) * sum(counts)
     return total
 
 

@@ -106,6 +106,20 @@ def _blocked(x, w, stride, pads, dilation, as_product=False):
     return y.reshape(n, y.shape[1] * bh, nbw * bw, co)[:, :oh, :ow]
 
 
+@functools.partial(jax.jit, static_argnums=(2, 3, 4))
+def _conv_weight_term(x, tw, stride, pads, dilation):
+    """The derivative's term in the weight tangent ``tw``; reverse mode transposes it into the weight gradient.
+
+    A call of its own (a ``jit``, inlined by XLA), so that FLOP counts find it by name and count the convolution it
+    stands for rather than the blocked forms' extra arithmetic (``_engine/_flops.py``).
+    """
+    if _blocked_product(x.shape, tw.shape, stride, pads, dilation):
+        # (the forward's patches of x: XLA computes them once for both products)
+        return _blocked(x, tw, stride, pads, dilation, as_product=True)
+    blocked = _blockable(x.shape, tw.shape, stride, pads, dilation) and tw.shape[1] >= 4
+    return (_blocked if blocked else conv_xla)(x, tw, stride, pads, dilation)
+
+
 @functools.partial(jax.custom_jvp, nondiff_argnums=(2, 3, 4))
 def conv_narrow(x: jax.Array, w: jax.Array, stride: tuple[int, ...], pads: tuple[tuple[int, int], ...],
                 dilation: tuple[int, ...]) -> jax.Array:
@@ -127,11 +141,7 @@ def _conv_narrow_jvp(stride, pads, dilation, primals, tangents):
     blocked = _blockable(x.shape, w.shape, stride, pads, dilation) and w.shape[1] >= 4
     terms = []
     if not isinstance(tw, SymbolicZero):
-        if _blocked_product(x.shape, w.shape, stride, pads, dilation):
-            # (the forward's patches of x: XLA computes them once for both products)
-            terms.append(_blocked(x, tw, stride, pads, dilation, as_product=True))
-        else:
-            terms.append((_blocked if blocked else conv_xla)(x, tw, stride, pads, dilation))
+        terms.append(_conv_weight_term(x, tw, stride, pads, dilation))
     if not isinstance(tx, SymbolicZero):
         if blocked:
             terms.append(_blocked(tx, w, stride, pads, dilation))

@@ -3,6 +3,7 @@
 Hardware FLOPs are XLA's count of the compiled step (MindSpore's count only MatMul / Conv), so they are checked
 against ``Compiled.cost_analysis()`` of a plain ``jax.jit`` of the same step, not against the oracle.
 """
+import math
 import os
 import re
 
@@ -122,3 +123,22 @@ def test_matmul_conv_flops_counts_loops_and_branches():
 
     jaxpr = jax.make_jaxpr(f)(jnp.ones((2, 4), jnp.float32), jnp.ones((4, 4), jnp.float32))
     assert matmul_conv_flops(jaxpr) == 4 * (2 * 2 * 4 * 4)  # 3 scanned products + the costlier branch's one
+
+
+@pytest.mark.parametrize("shape,weight,pad", [
+    ((2, 1, 32, 32), (6, 1, 5, 5), 0),     # LeNet5's conv1: products over blocked patches
+    ((2, 6, 14, 14), (16, 6, 5, 5), 0),    # LeNet5's conv2: a blocked XLA convolution
+    ((2, 3, 8, 8), (4, 3, 3, 3), 0),       # few channels both ways: products over blocked patches
+    ((2, 3, 16, 16), (64, 3, 3, 3), 1),    # an RGB stem: XLA's own convolution
+])
+def test_a_convolution_and_its_weight_gradient_count_as_mindspore_counts_them(shape, weight, pad):
+    # MindSpore: Conv2D and Conv2DBackpropFilter each 2 * output size * C_in * kH * kW, whatever form computes them
+    # here (the blocked forms do more arithmetic than the convolution).
+    x, w = jnp.ones(shape, jnp.float32), jnp.ones(weight, jnp.float32)
+
+    def loss(b):
+        return ops.conv2d(ms.Tensor(x), ms.Tensor(b), pad_mode="pad", padding=pad)._value.sum()
+
+    y = ops.conv2d(ms.Tensor(x), ms.Tensor(w), pad_mode="pad", padding=pad)
+    conv = 2 * y.size * math.prod(weight[1:])
+    assert matmul_conv_flops(jax.make_jaxpr(jax.grad(loss))(w)) == 2 * conv
