@@ -58,6 +58,11 @@ def _blockable(x_shape, w_shape, stride, pads, dilation):
     return stride[1] == 1 and dilation[1] == 1 and _out_size(x_shape[2], w_shape[3], 1, 1, pads[1]) >= 2 * bw
 
 
+def _blocked_terms(x_shape, w_shape, stride, pads, dilation):
+    """True where the derivative's weight and input terms are blocked convolutions: from 4 input channels."""
+    return _blockable(x_shape, w_shape, stride, pads, dilation) and w_shape[1] >= 4
+
+
 def _blocked_product(x_shape, w_shape, stride, pads, dilation):
     """True where the forward and the weight gradient are products over blocked patches: blockable layers with
     fewer than 4 input and 8 output channels (XLA's weight gradient is slow at so few outputs)."""
@@ -116,7 +121,7 @@ def _conv_weight_term(x, tw, stride, pads, dilation):
     if _blocked_product(x.shape, tw.shape, stride, pads, dilation):
         # (the forward's patches of x: XLA computes them once for both products)
         return _blocked(x, tw, stride, pads, dilation, as_product=True)
-    blocked = _blockable(x.shape, tw.shape, stride, pads, dilation) and tw.shape[1] >= 4
+    blocked = _blocked_terms(x.shape, tw.shape, stride, pads, dilation)
     return (_blocked if blocked else conv_xla)(x, tw, stride, pads, dilation)
 
 
@@ -138,12 +143,11 @@ def _conv_narrow_jvp(stride, pads, dilation, primals, tangents):
     x, w = primals
     tx, tw = tangents
     out = conv_narrow(x, w, stride, pads, dilation)
-    blocked = _blockable(x.shape, w.shape, stride, pads, dilation) and w.shape[1] >= 4
     terms = []
     if not isinstance(tw, SymbolicZero):
         terms.append(_conv_weight_term(x, tw, stride, pads, dilation))
     if not isinstance(tx, SymbolicZero):
-        if blocked:
+        if _blocked_terms(x.shape, w.shape, stride, pads, dilation):
             terms.append(_blocked(tx, w, stride, pads, dilation))
         else:
             terms.append(conv_gemm(tx, w, stride, pads, dilation, linear=True))
