@@ -96,7 +96,8 @@ def conv_nhwc(x: jax.Array, w: jax.Array, stride: tuple[int, ...], pads: Sequenc
     """2-D convolution of an NHWC array with an OIHW weight (the one internal convolution).
 
     Shapes XLA:CPU's convolution is slow at are computed in other forms: 1x1 kernels and tiny outputs as
-    matrix products (``_nn_conv_gemm``), few input channels with a blocked width (``_nn_conv_narrow``).
+    matrix products on the CPU (``_nn_conv_gemm``), few input channels with a blocked width on every platform
+    (``_nn_conv_narrow``; on an H100 too, where LeNet5 trains 1.4-1.5x faster so than with XLA:GPU's convolution).
     """
     w = w.astype(x.dtype)
     if gemm_suits(x.shape, w.shape, stride, pads, dilation, groups):

@@ -1,9 +1,11 @@
 """Model: train / eval / predict / fit / build, GRAPH vs PYNATIVE, sink mode, datasets, errors, state handling."""
+import jax
 import numpy as np
 import pytest
 
 import mindspore_hl as ms
 from mindspore_hl import nn
+from mindspore_hl.model import _loop
 from mindspore_hl.model._runner import StepRunner
 from mindspore_hl.train import Callback, LambdaCallback, LossMonitor, Model
 
@@ -208,6 +210,52 @@ def test_no_parameter_writes_in_the_step_loop(model_factory, batches, monkeypatc
     monkeypatch.setattr(StepRunner, "push", counting)
     model.train(3, batches * 5)  # 30 steps per epoch
     assert sum(pushes) == 3
+
+
+class _RecordedBatches:
+    """A re-iterable list of batches that logs each batch it hands out."""
+
+    def __init__(self, batches, log):
+        self.batches, self.log = batches, log
+
+    def __len__(self):
+        return len(self.batches)
+
+    def __iter__(self):
+        for i, b in enumerate(self.batches):
+            self.log.append(("drawn", i))
+            yield b
+
+
+@pytest.mark.parametrize("with_callback", [False, True], ids=["direct", "callback"])
+def test_off_the_cpu_each_batch_is_placed_before_the_step_ahead_of_it(model_factory, batches, monkeypatch,
+                                                                      with_callback):
+    """On an accelerator the next batch's copy to the device overlaps the current step: it is drawn and placed
+    before that step is dispatched. The training itself is unchanged, and callbacks see the step's own batch."""
+    monkeypatch.setattr(_loop, "default_platform", lambda: "gpu")  # (the CPU takes NumPy columns directly)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    model, net, _ = model_factory()
+    expected = _reference_train(net, batches, epochs=2)
+    log, seen = [], []
+    original = StepRunner.step
+
+    def logged(self, columns):
+        log.append(("step", all(isinstance(c, jax.Array) for c in columns)))
+        return original(self, columns)
+
+    monkeypatch.setattr(StepRunner, "step", logged)
+    callbacks = [LambdaCallback(on_train_step_begin=lambda rc: seen.append(
+        rc.original_args().train_dataset_element[0].asnumpy()))] if with_callback else None
+    model.train(2, _RecordedBatches(batches, log), callbacks=callbacks)
+    step = ("step", True)  # (given device arrays, not NumPy columns)
+    epoch = [("drawn", 0)] + [e for i in range(1, len(batches)) for e in (("drawn", i), step)] + [step]
+    assert log[-2 * len(epoch):] == epoch * 2  # (before them Model reads the first batch for its batch size)
+    if with_callback:
+        assert len(seen) == 2 * len(batches)
+        for got, (x, _) in zip(seen, batches * 2):
+            np.testing.assert_array_equal(got, x)
+    for got, want in zip((net.fc1.weight, net.fc1.bias, net.fc2.weight, net.fc2.bias), expected):
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=2e-4, atol=2e-5)
 
 
 def test_build_compiles_ahead(model_factory, batches):

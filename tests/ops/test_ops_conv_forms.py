@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from jax import lax
 
 import mindspore_hl  # noqa: F401  (x64 on, as in every use)
+from mindspore_hl.ops import _nn_conv_gemm
 from mindspore_hl.ops._nn_conv_gemm import _live, conv_gemm, gemm_suits
 from mindspore_hl.ops._nn_conv_narrow import _block, _blockable, conv_narrow, narrow_suits
 
@@ -103,8 +104,12 @@ def test_taps_reading_only_padding_are_left_out():
     assert _live(56, 3, 1, 1, (1, 1)) == [0, 1, 2]
 
 
-def test_choice_of_formulation():
+def test_choice_of_formulation(monkeypatch):
     one = ((0, 0), (0, 0))
+    monkeypatch.setattr(_nn_conv_gemm, "default_platform", lambda: "gpu")  # XLA:GPU's convolutions are faster
+    assert not gemm_suits((8, 56, 56, 256), (64, 256, 1, 1), (1, 1), one, (1, 1), 1)
+    assert not gemm_suits((32, 2, 2, 512), (512, 512, 3, 3), (2, 2), ((1, 1),) * 2, (1, 1), 1)
+    monkeypatch.setattr(_nn_conv_gemm, "default_platform", lambda: "cpu")
     assert gemm_suits((8, 56, 56, 256), (64, 256, 1, 1), (1, 1), one, (1, 1), 1)            # 1x1: always
     assert gemm_suits((32, 2, 2, 512), (512, 512, 3, 3), (2, 2), ((1, 1),) * 2, (1, 1), 1)  # 1x1 output
     assert gemm_suits((8, 14, 14, 512), (512, 512, 3, 3), (2, 2), ((0, 1),) * 2, (1, 1), 1)  # 7x7, wide
