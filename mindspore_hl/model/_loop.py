@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._engine._parallel_context import is_parallel
 from ..callbacks._callback import RunContext
 from ..common._device_arrays import default_platform
 from ..common.tensor import to_device, wrap
@@ -81,6 +82,12 @@ def train_loop(model: Model, source: DataSource, epoch: int, initial_epoch: int,
         model._push_state()
 
 
+def _copies_ahead() -> bool:
+    """Whether batches are copied to the device a batch ahead: on an accelerator, outside the parallel modes
+    (whose executables place each batch's shards on their devices themselves)."""
+    return default_platform() != "cpu" and not is_parallel()
+
+
 def _placed_ahead(batches: Iterable[Sequence[Any]]) -> Iterator[list[Any]]:
     """The batches with their NumPy columns on the device, each batch copied there before the step ahead of it
     is dispatched.
@@ -91,12 +98,16 @@ def _placed_ahead(batches: Iterable[Sequence[Any]]) -> Iterator[list[Any]]:
     """
     ahead = None
     for columns in batches:
-        placed = [to_device(c) if isinstance(c, np.ndarray) else c for c in columns]
+        placed = _placed(columns)
         if ahead is not None:
             yield ahead
         ahead = placed
     if ahead is not None:
         yield ahead
+
+
+def _placed(columns: Sequence[Any]) -> list[Any]:
+    return [to_device(c) if isinstance(c, np.ndarray) else c for c in columns]
 
 
 def _step_epoch(model: Model, runner: StepRunner | None, net: Any, batches: Iterable[Any], cbs: CallbackManager,
@@ -107,7 +118,7 @@ def _step_epoch(model: Model, runner: StepRunner | None, net: Any, batches: Iter
     # they are already on the device, placed one batch ahead.
     direct = runner is not None and not cbs.callbacks
     columns = None
-    if default_platform() != "cpu":
+    if _copies_ahead():
         batches = _placed_ahead(batches)
     for columns in batches:
         cb.cur_step_num += 1
@@ -139,6 +150,7 @@ def _sink_epoch(model: Model, runner: StepRunner, batches: Iterable[Any], cbs: C
     cbs.on_train_step_begin(rc)
     done, outputs, sig, cap = 0, None, None, 0  # (sig and cap are set with the first batch of a chunk)
     chunk: list[Any] = []
+    ahead = _copies_ahead()
     for columns in batches:
         if chunk and (_signature(columns) != sig or len(chunk) >= cap):
             outputs = runner.sink(chunk)
@@ -146,7 +158,9 @@ def _sink_epoch(model: Model, runner: StepRunner, batches: Iterable[Any], cbs: C
             chunk = []
         if not chunk:
             sig, cap = _signature(columns), runner.steps_per_sink_call(columns)
-        chunk.append(columns)
+        # A batch too large to stack runs alone, after the next one is drawn: placed now, its copy overlaps the
+        # step before it, as in the per-step loop. Stacked chunks stay NumPy, copied once per call.
+        chunk.append(_placed(columns) if ahead and cap == 1 else columns)
     if chunk:
         outputs = runner.sink(chunk)
         done += len(chunk)

@@ -5,6 +5,7 @@ import pytest
 
 import mindspore_hl as ms
 from mindspore_hl import nn
+from mindspore_hl._engine import _runner as _engine_runner
 from mindspore_hl.model import _loop
 from mindspore_hl.model._runner import StepRunner
 from mindspore_hl.train import Callback, LambdaCallback, LossMonitor, Model
@@ -227,12 +228,22 @@ class _RecordedBatches:
             yield b
 
 
-@pytest.mark.parametrize("with_callback", [False, True], ids=["direct", "callback"])
-def test_off_the_cpu_each_batch_is_placed_before_the_step_ahead_of_it(model_factory, batches, monkeypatch,
-                                                                      with_callback):
-    """On an accelerator the next batch's copy to the device overlaps the current step: it is drawn and placed
-    before that step is dispatched. The training itself is unchanged, and callbacks see the step's own batch."""
+def _drawn_and_run(n, ahead, placed):
+    """The log of an epoch of ``n`` batches: ``ahead``, each batch is drawn before the step ahead of it runs;
+    ``placed``, every step is given device arrays."""
+    step = ("step", placed)
+    if ahead:
+        return [("drawn", 0)] + [e for i in range(1, n) for e in (("drawn", i), step)] + [step]
+    return [e for i in range(n) for e in (("drawn", i), step)]
+
+
+@pytest.mark.parametrize("how", ["direct", "callback", "sink"])
+def test_off_the_cpu_each_batch_is_placed_while_the_step_before_it_runs(model_factory, batches, monkeypatch, how):
+    """On an accelerator each batch is drawn and copied to the device before the step ahead of it has run, so the
+    copy overlaps that step; in sink mode too where batches are too large to stack. The training is unchanged,
+    callbacks see the step's own batch, and parallel modes (which place shards themselves) take NumPy batches."""
     monkeypatch.setattr(_loop, "default_platform", lambda: "gpu")  # (the CPU takes NumPy columns directly)
+    monkeypatch.setattr(_engine_runner, "_SINK_BYTES", 1)  # a sink of one batch per call, as large batches make
     ms.set_context(mode=ms.GRAPH_MODE)
     model, net, _ = model_factory()
     expected = _reference_train(net, batches, epochs=2)
@@ -245,17 +256,23 @@ def test_off_the_cpu_each_batch_is_placed_before_the_step_ahead_of_it(model_fact
 
     monkeypatch.setattr(StepRunner, "step", logged)
     callbacks = [LambdaCallback(on_train_step_begin=lambda rc: seen.append(
-        rc.original_args().train_dataset_element[0].asnumpy()))] if with_callback else None
-    model.train(2, _RecordedBatches(batches, log), callbacks=callbacks)
-    step = ("step", True)  # (given device arrays, not NumPy columns)
-    epoch = [("drawn", 0)] + [e for i in range(1, len(batches)) for e in (("drawn", i), step)] + [step]
-    assert log[-2 * len(epoch):] == epoch * 2  # (before them Model reads the first batch for its batch size)
-    if with_callback:
+        rc.original_args().train_dataset_element[0].asnumpy()))] if how == "callback" else None
+    model.train(2, _RecordedBatches(batches, log), callbacks=callbacks, dataset_sink_mode=how == "sink")
+    # (before the steps Model reads the first batch for its batch size)
+    assert log[-2 * len(batches) * 2:] == _drawn_and_run(len(batches), ahead=True, placed=True) * 2
+    if how == "callback":
         assert len(seen) == 2 * len(batches)
         for got, (x, _) in zip(seen, batches * 2):
             np.testing.assert_array_equal(got, x)
     for got, want in zip((net.fc1.weight, net.fc1.bias, net.fc2.weight, net.fc2.bias), expected):
         np.testing.assert_allclose(got.asnumpy(), want, rtol=2e-4, atol=2e-5)
+
+    monkeypatch.setattr(_loop, "is_parallel", lambda: True)
+    log.clear()
+    model.train(1, _RecordedBatches(batches, log), callbacks=callbacks, dataset_sink_mode=how == "sink")
+    # (the sink holds a chunk, here of one batch, until the next batch is drawn; a callback's Tensors are on
+    # the device)
+    assert log[-2 * len(batches):] == _drawn_and_run(len(batches), ahead=how == "sink", placed=how == "callback")
 
 
 def test_build_compiles_ahead(model_factory, batches):
