@@ -190,7 +190,8 @@ def eval_loop(model: Model, source: DataSource, cbs: CallbackManager, cb: Callba
         net.set_train(False)
         net.phase = "eval"  # (MindSpore's name for the compiled eval step)
         cbs.on_eval_epoch_begin(rc)
-        for columns in next(source.epochs(1)):
+        batches = next(source.epochs(1))
+        for columns in _placed_ahead(batches) if _copies_ahead() else batches:
             cb.cur_step_num += 1
             tensors = _tensors(columns)
             cb.eval_dataset_element = tensors

@@ -275,6 +275,23 @@ def test_off_the_cpu_each_batch_is_placed_while_the_step_before_it_runs(model_fa
     assert log[-2 * len(batches):] == _drawn_and_run(len(batches), ahead=how == "sink", placed=how == "callback")
 
 
+def test_off_the_cpu_eval_places_each_batch_while_the_step_before_it_runs(model_factory, batches, monkeypatch):
+    monkeypatch.setattr(_loop, "default_platform", lambda: "gpu")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    model, _, _ = model_factory(metrics={"acc", "loss"})
+    want = model.eval(batches)
+    log = []
+    original = StepRunner.step
+
+    def logged(self, columns):
+        log.append(("step", all(isinstance(c, jax.Array) for c in columns)))
+        return original(self, columns)
+
+    monkeypatch.setattr(StepRunner, "step", logged)
+    assert model.eval(_RecordedBatches(batches, log)) == want
+    assert log[-2 * len(batches):] == _drawn_and_run(len(batches), ahead=True, placed=True)
+
+
 def test_build_compiles_ahead(model_factory, batches):
     ms.set_context(mode=ms.GRAPH_MODE)
     model, _, _ = model_factory(metrics={"acc"})
