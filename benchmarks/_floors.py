@@ -72,12 +72,15 @@ def resnet50_jax_params(p: dict[str, np.ndarray]) -> tuple[dict[str, jax.Array],
 
 def _bn(params: dict[str, jax.Array], stats: dict[str, jax.Array], new_stats: dict[str, jax.Array], prefix: str,
         x: jax.Array, eps: float = 1e-4, keep: float = 0.9) -> jax.Array:
+    """Training-mode BatchNorm, computed in float32 whatever ``x``'s dtype (as amp O2 keeps it); returns ``x``'s."""
+    dtype, x = x.dtype, x.astype(jnp.float32)
     mean = jnp.mean(x, axis=(0, 1, 2))
     var = jnp.mean(jnp.square(x - mean), axis=(0, 1, 2))
     n = x.size // x.shape[-1]
     new_stats[prefix + "moving_mean"] = keep * stats[prefix + "moving_mean"] + (1 - keep) * mean
     new_stats[prefix + "moving_variance"] = keep * stats[prefix + "moving_variance"] + (1 - keep) * var * n / (n - 1)
-    return (x - mean) * lax.rsqrt(var + eps) * params[prefix + "gamma"] + params[prefix + "beta"]
+    scale = lax.rsqrt(var + eps) * params[prefix + "gamma"].astype(jnp.float32)
+    return ((x - mean) * scale + params[prefix + "beta"].astype(jnp.float32)).astype(dtype)
 
 
 def resnet50_jax_forward(params: dict[str, jax.Array], stats: dict[str, jax.Array],
@@ -85,7 +88,7 @@ def resnet50_jax_forward(params: dict[str, jax.Array], stats: dict[str, jax.Arra
     """ResNet50 v1.5 (stride on the 3x3 convolution), training-mode BatchNorm; returns (logits, new stats)."""
     new: dict[str, jax.Array] = {}
     h = jax.nn.relu(_bn(params, stats, new, "bn1.", _conv(x, params["conv1.weight"], 2)))
-    h = lax.reduce_window(h, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
+    h = lax.reduce_window(h, np.array(-np.inf, h.dtype), lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
     for s, (blocks, _, stride) in enumerate(RESNET50_STAGES):
         for b in range(blocks):
             pre = f"layer{s + 1}.{b}."
@@ -122,14 +125,20 @@ class JaxFloor:
 
     Args:
         params, stats: trainable pytree and non-trainable statistics; forward(params, stats, x) -> (logits, stats).
+        compute_dtype: mixed precision as usually written in JAX: float32 master weights and optimizer, the
+            weights and the input cast to this dtype for the forward (BatchNorm in float32, see ``_bn``), the
+            logits back to float32 for the loss. None: float32 throughout.
     """
 
-    def __init__(self, params: Any, stats: Any,
-                 forward: Callable[[Any, Any, jax.Array], tuple[jax.Array, Any]]) -> None:
+    def __init__(self, params: Any, stats: Any, forward: Callable[[Any, Any, jax.Array], tuple[jax.Array, Any]],
+                 compute_dtype: Any = None) -> None:
         opt = optax.sgd(LR, momentum=MOMENTUM)
 
         def loss_fn(p: Any, s: Any, x: jax.Array, y: jax.Array) -> tuple[jax.Array, Any]:
+            if compute_dtype is not None:
+                p, x = jax.tree_util.tree_map(lambda a: a.astype(compute_dtype), (p, x))
             logits, new_stats = forward(p, s, x)
+            logits = logits.astype(jnp.float32)
             return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean(), new_stats
 
         def step(state: Any, x: jax.Array, y: jax.Array) -> tuple[Any, jax.Array]:

@@ -17,6 +17,8 @@ data pipeline is ``benchmarks.dataset_pipeline``'s job):
   ``torch.autocast("cpu", dtype=torch.bfloat16)``, all cores. ``vs_fp32`` is ``model``'s time over
   ``model_bf16``'s, ``vs_torch_bf16`` ``torch_bf16``'s over ``model_bf16``'s;
 * ``jax_floor``: the same network hand-written in JAX, NHWC (``benchmarks/_floors.py``), one jitted step;
+  ``jax_floor_bf16``: the same in bfloat16 mixed precision (float32 master weights and BatchNorm), the floor
+  of the bfloat16 configurations' ``vs_jax_floor`` when it runs (its own ``vs_fp32`` is over ``jax_floor``);
 * ``torch`` / ``torch_1t``: PyTorch eager with all cores / one thread (skipped when torch is not installed);
   ``vs_torch`` compares with the faster of the two in each round (on a busy 2-core machine one thread wins).
   They share this process with mindspore_hl (and glibc malloc as GRAPH_MODE tunes it, ``_host_memory``);
@@ -161,11 +163,11 @@ class TrainOneStepConfig:
 class JaxFloorConfig:
     """The hand-written NHWC JAX step (inputs transposed to NHWC once, outside the timing)."""
 
-    def __init__(self, name: str, batches: _Batches) -> None:
+    def __init__(self, name: str, batches: _Batches, compute_dtype: Any = None) -> None:
         net, _, _ = ms_network(name)
         make_params, forward = _floors.JAX_NETS[name]
         params, stats = make_params(_floors.ms_params(net))
-        self.floor = _floors.JaxFloor(params, stats, forward)
+        self.floor = _floors.JaxFloor(params, stats, forward, compute_dtype)
         self.batches = [(np.ascontiguousarray(x.transpose(0, 2, 3, 1)), y) for x, y in batches]
         start = time.perf_counter()
         compiled = self.floor.jitted.lower(self.floor.state, *self.batches[0]).compile()
@@ -278,6 +280,8 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
             built[name] = TrainOneStepConfig(make, batches)
         elif name == "jax_floor":
             built[name] = JaxFloorConfig(net_name, batches)
+        elif name == "jax_floor_bf16":
+            built[name] = JaxFloorConfig(net_name, batches, jax.numpy.bfloat16)
         if progress:
             for key in [k for k in built if k.startswith(name) and k not in shown]:
                 shown.add(key)
@@ -304,14 +308,16 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
         entry = {"ms_per_step": round(med[name] * 1e3, 3), "samples_per_s": round(batch / med[name], 1),
                  "compile_s": round(cfg.compile_s, 2), "xla_mb": cfg.xla_mb}
         torch_floor = "torch_best" if "torch_best" in times else "torch"
-        for key, floor in (("vs_jax_floor", "jax_floor"), ("vs_torch", torch_floor),
+        jax_floor = "jax_floor_bf16" if "bf16" in name and "jax_floor_bf16" in times else "jax_floor"
+        for key, floor in (("vs_jax_floor", jax_floor), ("vs_torch", torch_floor),
                            ("vs_torch_own", "torch_own")):
             family = "jax_floor" if key == "vs_jax_floor" else "torch"  # no ratio of a floor to itself
             if floor in times and not name.startswith(family):
                 entry[key] = round(float(np.median(np.array(times[floor]) / np.array(times[name]))), 3)
-        if name == "model_bf16":
+        if name in ("model_bf16", "jax_floor_bf16"):
             torch_bf16 = "torch_bf16_best" if "torch_bf16_best" in times else "torch_bf16"
-            for key, ref in (("vs_fp32", "model"), ("vs_torch_bf16", torch_bf16)):
+            fp32 = "model" if name == "model_bf16" else "jax_floor"
+            for key, ref in (("vs_fp32", fp32), ("vs_torch_bf16", torch_bf16)):
                 if ref in times:
                     entry[key] = round(float(np.median(np.array(times[ref]) / np.array(times[name]))), 3)
         if case in MS210_GRAPH:
@@ -345,7 +351,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--progress", action="store_true", help="print each configuration's first round as built")
     parser.add_argument("--configs", nargs="+", default=None,
                         choices=["model", "model_sink", "train_one_step", "jax_floor", "torch", "model_bf16",
-                                 "torch_bf16", "torch_cl", "torch_bf16_cl"],
+                                 "jax_floor_bf16", "torch_bf16", "torch_cl", "torch_bf16_cl"],
                         help="torch_cl / torch_bf16_cl: PyTorch in channels_last memory format (GPU only)")
     args = parser.parse_args(argv)
     if any(name.startswith("torch") for name in args.configs or ["torch"]):
