@@ -228,6 +228,18 @@ class _RecordedBatches:
             yield b
 
 
+def _log_steps(monkeypatch):
+    """A list that each compiled step call appends ("step", whether it was given device arrays only) to."""
+    log, original = [], StepRunner.step
+
+    def logged(self, columns):
+        log.append(("step", all(isinstance(c, jax.Array) for c in columns)))
+        return original(self, columns)
+
+    monkeypatch.setattr(StepRunner, "step", logged)
+    return log
+
+
 def _drawn_and_run(n, ahead, placed):
     """The log of an epoch of ``n`` batches: ``ahead``, each batch is drawn before the step ahead of it runs;
     ``placed``, every step is given device arrays."""
@@ -247,14 +259,7 @@ def test_off_the_cpu_each_batch_is_placed_while_the_step_before_it_runs(model_fa
     ms.set_context(mode=ms.GRAPH_MODE)
     model, net, _ = model_factory()
     expected = _reference_train(net, batches, epochs=2)
-    log, seen = [], []
-    original = StepRunner.step
-
-    def logged(self, columns):
-        log.append(("step", all(isinstance(c, jax.Array) for c in columns)))
-        return original(self, columns)
-
-    monkeypatch.setattr(StepRunner, "step", logged)
+    log, seen = _log_steps(monkeypatch), []
     callbacks = [LambdaCallback(on_train_step_begin=lambda rc: seen.append(
         rc.original_args().train_dataset_element[0].asnumpy()))] if how == "callback" else None
     model.train(2, _RecordedBatches(batches, log), callbacks=callbacks, dataset_sink_mode=how == "sink")
@@ -280,14 +285,7 @@ def test_off_the_cpu_eval_places_each_batch_while_the_step_before_it_runs(model_
     ms.set_context(mode=ms.GRAPH_MODE)
     model, _, _ = model_factory(metrics={"acc", "loss"})
     want = model.eval(batches)
-    log = []
-    original = StepRunner.step
-
-    def logged(self, columns):
-        log.append(("step", all(isinstance(c, jax.Array) for c in columns)))
-        return original(self, columns)
-
-    monkeypatch.setattr(StepRunner, "step", logged)
+    log = _log_steps(monkeypatch)
     assert model.eval(_RecordedBatches(batches, log)) == want
     assert log[-2 * len(batches):] == _drawn_and_run(len(batches), ahead=True, placed=True)
 
