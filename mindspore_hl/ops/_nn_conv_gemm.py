@@ -112,7 +112,7 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
     if len(taps) == 1:
         patches, rows = taps[0], w.reshape(co, ci)
     elif isinstance(n * ho * wo, int) and n * ho * wo <= co:  # (a symbolic batch size: exported graphs)
-        patches, rows = jnp.stack(taps, axis=-1).reshape(n, ho, wo, -1), w.reshape(co, -1)
+        patches, rows = jnp.stack(taps, axis=-1).reshape(n, ho, wo, ci * len(taps)), w.reshape(co, -1)
     else:
         patches = jnp.concatenate(taps, axis=-1)
         rows = jnp.transpose(w, (0, 2, 1)).reshape(co, -1)
@@ -120,5 +120,5 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
     # stays one matrix product reading dy as it is; with 4-D operands XLA canonicalised it into a transposing
     # copy of dy with dy's producers (BatchNorm's backward) fused into that strided loop.
     n, ho, wo, k = patches.shape
-    return product(patches.reshape(n * ho * wo, k), rows, conv_precision(), linear=linear).reshape(n, ho, wo, -1)
+    return product(patches.reshape(n * ho * wo, k), rows, conv_precision(), linear=linear).reshape(n, ho, wo, co)
 

@@ -99,7 +99,8 @@ def _blocked(x, w, stride, pads, dilation, as_product=False):
     hp = h + sum(pads[0]) if bh == 1 else (nbh + sh.shape[1] - 1) * bh
     wp = (nbw + sw.shape[1] - 1) * bw
     x = jnp.pad(x, ((0, 0), (pads[0][0], hp - h - pads[0][0]), (pads[1][0], wp - wd - pads[1][0]), (0, 0)))
-    xb = x.reshape(n, hp // bh, bh, wp // bw, bw, ci).transpose(0, 1, 3, 2, 4, 5).reshape(n, hp // bh, wp // bw, -1)
+    xb = x.reshape(n, hp // bh, bh, wp // bw, bw, ci).transpose(0, 1, 3, 2, 4, 5)
+    xb = xb.reshape(n, hp // bh, wp // bw, bh * bw * ci)  # (sizes, not -1: a batch may be empty)
     wb = jnp.einsum("oiyx,yapq,xbrs->abpriqso", w, jnp.asarray(sh, w.dtype), jnp.asarray(sw, w.dtype))
     wb = wb.reshape(sh.shape[1], sw.shape[1], bh * bw * ci, bh * bw * co)
     if as_product:
@@ -147,6 +148,8 @@ def _materialized(t: jax.Array, like: jax.Array) -> jax.Array:
     predicate is true for every value (``like``'s first element is NaN or it is not), which XLA does not fold, so
     the zero branch never runs.
     """
+    if like.size == 0:
+        return t
     v = like.reshape(-1)[0]
     return lax.cond(jnp.isnan(v) | ~jnp.isnan(v), lambda a: a, jnp.zeros_like, t)
 

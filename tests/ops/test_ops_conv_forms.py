@@ -7,7 +7,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from jax import lax
 
-import mindspore_hl  # noqa: F401  (x64 on, as in every use)
+import mindspore_hl as ms  # (x64 on, as in every use)
+from mindspore_hl import ops
 from mindspore_hl.ops import _nn_conv_gemm
 from mindspore_hl.ops._nn_conv_gemm import _live, conv_gemm, gemm_suits
 from mindspore_hl.ops._nn_conv_narrow import _block, _blockable, conv_narrow, narrow_suits
@@ -168,3 +169,13 @@ def test_forms_trace_with_a_symbolic_batch(impl, case):
     exported = jax.export.export(jax.jit(lambda a: impl(a, w, stride, pads, dilation)))(x)
     a = jnp.asarray(np.random.default_rng(1).normal(size=(3, h, wd, ci)), jnp.float32)
     np.testing.assert_allclose(exported.call(a), _reference(a, w, stride, pads, dilation), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("ci, co, k, hw", [(1, 6, 5, 32), (6, 16, 5, 14), (64, 64, 1, 8), (3, 8, 3, 9),
+                                           (64, 64, 3, 2)], ids=["narrow-product", "narrow-blocked", "gemm-1x1",
+                                                                  "narrow-unblocked", "gemm-small-map"])
+def test_an_empty_batch_convolves_in_every_form(ci, co, k, hw):
+    x, w = ms.Tensor(np.zeros((0, ci, hw, hw), np.float32)), ms.Tensor(np.ones((co, ci, k, k), np.float32))
+    assert ops.conv2d(x, w).shape == (0, co, hw - k + 1, hw - k + 1)
+    dx, dw = ms.grad(lambda x, w: ops.conv2d(x, w).sum(), grad_position=(0, 1))(x, w)
+    assert dx.shape == x.shape and dw.shape == w.shape and not np.any(dw.asnumpy())
