@@ -157,11 +157,13 @@ def _materialized(t: jax.Array, like: jax.Array) -> jax.Array:
 @functools.partial(conv_narrow.defjvp, symbolic_zeros=True)
 def _conv_narrow_jvp(stride, pads, dilation, primals, tangents):
     # Linear in (tx, tw), so reverse mode transposes each term separately into the weight and input gradients.
-    # From 4 input channels the input term is blocked. In float32 on the CPU it is the blocked product, whose
-    # gradient is a product and a col2im, kept in a buffer of its own (``_materialized``): LeNet5 b256 15.4 ->
-    # 13.3 ms per step on one core, against XLA's transposed convolution. In bfloat16 the col2im's adds are
-    # converted to float32 and back (23.5 -> 28.4 ms), and on a GPU (not measured) XLA reads a conditional's
-    # predicate on the host: there it stays XLA's convolution. Narrower layers take ``conv_gemm``'s gradient.
+    # From 4 input channels the input term is blocked. On the CPU it is the blocked product in float32, whose
+    # gradient is a product and a col2im, kept in a buffer of its own (``_materialized``), against XLA's
+    # transposed convolution: LeNet5 b256 15.4 -> 13.3 ms per step on one core. A bfloat16 layer's term is
+    # computed in float32 too (XLA:CPU converts its convolution to float32 anyway, and a bfloat16 col2im's adds
+    # would be converted one by one: 23.5 -> 28.4 ms), then rounded: 22.5 -> 20.5 ms. On a GPU (not measured)
+    # XLA reads a conditional's predicate on the host: there it stays XLA's convolution. Narrower layers take
+    # ``conv_gemm``'s gradient.
     x, w = primals
     tx, tw = tangents
     out = conv_narrow(x, w, stride, pads, dilation)
@@ -170,8 +172,11 @@ def _conv_narrow_jvp(stride, pads, dilation, primals, tangents):
         terms.append(_conv_weight_term(x, tw, stride, pads, dilation))
     if not isinstance(tx, SymbolicZero):
         if _blocked_terms(x.shape, w.shape, stride, pads, dilation):
-            if x.dtype == jnp.float32 and default_platform() == "cpu":
-                terms.append(_blocked(_materialized(tx, x), w, stride, pads, dilation, as_product=True))
+            if x.dtype in (jnp.float32, jnp.bfloat16) and default_platform() == "cpu":
+                f32 = jnp.float32
+                term = _blocked(_materialized(tx.astype(f32), x), w.astype(f32), stride, pads, dilation,
+                                as_product=True)
+                terms.append(term.astype(x.dtype))
             else:
                 terms.append(_blocked(tx, w, stride, pads, dilation))
         else:
