@@ -23,7 +23,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from .train_throughput import CASES, GPU_CASES, ms_network
+from .train_throughput import ALL_CASES, ms_network
 
 
 def _compiled_step(net_name: str, x: Any, y: Any, amp_dtype: Any = None) -> list[Any]:
@@ -44,7 +44,7 @@ def _compiled_step(net_name: str, x: Any, y: Any, amp_dtype: Any = None) -> list
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--case", default="lenet5-256", choices=[*CASES, *GPU_CASES])
+    parser.add_argument("--case", default="lenet5-256", choices=list(ALL_CASES))
     parser.add_argument("--switch", required=True, help="module:ATTRIBUTE read while tracing")
     parser.add_argument("--values", required=True, help="comma-separated string values of the switch")
     parser.add_argument("--rounds", type=int, default=8)
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=None, help="steps per round (default: the case's)")
     args = parser.parse_args(argv)
     import mindspore_hl as ms
-    net_name, batch, shape, steps = {**CASES, **GPU_CASES}[args.case]
+    net_name, batch, shape, steps = ALL_CASES[args.case]
     steps = args.steps or steps
     module_name, attr = args.switch.split(":")
     module = importlib.import_module(module_name)

@@ -55,6 +55,7 @@ CASES = {  # name: (network, batch, input shape, steps per round)
 GPU_CASES = {  # run when JAX's default device is a GPU (the default there)
     "resnet50-224-b256": ("resnet50", 256, (3, 224, 224), 8),
 }
+ALL_CASES = {**CASES, **GPU_CASES}
 MS210_GRAPH = {"lenet5-32": 188.0, "lenet5-256": 284.0}  # real MindSpore 2.10 GRAPH_MODE samples/s (issue 9)
 
 
@@ -246,7 +247,7 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
     print each configuration's build time and one round as soon as it is built)."""
     import mindspore_hl as ms
     ms.set_context(mode=ms.GRAPH_MODE)
-    net_name, batch, shape, default_steps = {**CASES, **GPU_CASES}[case]
+    net_name, batch, shape, default_steps = ALL_CASES[case]
     on_gpu = jax.default_backend() == "gpu"
     steps = steps or default_steps
     batches = random_batches(batch, shape, steps)
@@ -344,7 +345,7 @@ def print_table(results: list[dict[str, Any]]) -> None:
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--cases", nargs="+", default=None, choices=[*CASES, *GPU_CASES],
+    parser.add_argument("--cases", nargs="+", default=None, choices=list(ALL_CASES),
                         help="default: every CPU case, or the GPU cases when JAX's default device is a GPU")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved timed rounds per configuration")
     parser.add_argument("--steps", type=int, default=None, help="steps per round (default: per case)")

@@ -29,7 +29,7 @@ __all__ = ["train_loop", "eval_loop"]
 
 
 def _tensors(columns: Sequence[Any]) -> list[Any]:
-    return [wrap(to_device(c)) if isinstance(c, np.ndarray) else wrap(c) for c in columns]
+    return [wrap(c) for c in _placed(columns)]
 
 
 def _signature(columns: Sequence[Any]) -> tuple[tuple[Any, Any], ...]:

@@ -140,13 +140,13 @@ def conv_narrow(x: jax.Array, w: jax.Array, stride: tuple[int, ...], pads: tuple
 def _materialized(t: jax.Array, like: jax.Array) -> jax.Array:
     """``t``, whose cotangent in reverse mode is computed into a buffer of its own before it is read.
 
-    The input term's product form ends its reverse mode with a col2im: nine shifted blocks of the product added
-    back into place. XLA:CPU fuses such cheap adds into the consumer, and a consumer that reads each element
-    several times, as a following max pool's gradient does (four times), recomputes them on every read; an
-    ``optimization_barrier`` does not stop it, since XLA:CPU removes barriers before fusing. A conditional's
-    operand is always a buffer of its own, and JAX transposes the conditional into one on the cotangent. Its
-    predicate is true for every value (``like``'s first element is NaN or it is not), which XLA does not fold, so
-    the zero branch never runs.
+    The input term's product form ends its reverse mode with a col2im: the product's shifted blocks, one per tap
+    of the blocked kernel (nine for LeNet5's conv2), added back into place. XLA:CPU fuses such cheap adds into
+    the consumer, and a consumer that reads each element several times, as a following max pool's gradient does
+    (four times), recomputes them on every read; an ``optimization_barrier`` does not stop it, since XLA:CPU
+    removes barriers before fusing. A conditional's operand is always a buffer of its own, and JAX transposes the
+    conditional into one on the cotangent. Its predicate is true for every value (``like``'s first element is NaN
+    or it is not), which XLA does not fold, so the zero branch never runs.
     """
     if like.size == 0:
         return t

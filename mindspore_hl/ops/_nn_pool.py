@@ -115,9 +115,10 @@ def _window_max_jvp(kernel, stride, dilation, outs, primals, tangents):
     #
     # Where the windows tile the input (LeNet's 2x2 pools at stride 2), the taps are the axes of a reshape
     # instead of strided slices, so the backward is a broadcast of the cotangent rather than a sum of four
-    # interior-padded arrays. XLA fuses the cotangent's producers (the next layer's input gradient, reordered)
-    # into this loop either way, and behind the four pads that loop was slower (LeNet5 b256 step on one core:
-    # 22.3 -> 20.4 ms).
+    # interior-padded arrays. XLA fused the cotangent's producers (the next layer's input gradient, reordered)
+    # into this loop, and behind the four pads that loop was slower (LeNet5 b256 step on one core: 22.3 -> 20.4
+    # ms). A narrow convolution's input gradient now reaches it in a buffer of its own on the CPU
+    # (``_nn_conv_narrow._materialized``).
     tangent_in = txp.astype(jnp.float32) if low else txp
     if _tiles(kernel, stride, dilation, ((0, 0), (0, 0)), xp.shape[1:3], outs):
         (oh, ow), (kh, kw) = outs, kernel
