@@ -66,11 +66,15 @@ class LossMonitor(Callback):
 class TimeMonitor(Callback):
     """Print the epoch time: ``Train epoch time: 604.540 ms, per step time: 151.135 ms``.
 
-    The time includes the device work of the epoch (the monitor waits for the last step's output).
+    The time includes the device work of the epoch (the monitor waits for the last step's output). Under
+    ``Model.fit`` the evaluation runs inside the training epoch, before it ends (so that epoch-end callbacks see
+    its metrics), and gets a line of its own, ``Eval epoch time: ...``; the training line leaves the evaluation's
+    time out, so its per-step time is the training steps'. (MindSpore's monitor keeps one start time for both,
+    so there its training line repeats the evaluation's time.)
 
     Args:
         data_size (int): steps per epoch, used when ``cb_params.batch_num`` is unknown.
-        data_time (bool): also print the mean time spent fetching a batch (non-sink mode).
+        data_time (bool): also print the mean time spent fetching a training batch (non-sink mode).
     """
 
     def __init__(self, data_size: int | None = None, data_time: bool = False) -> None:
@@ -84,6 +88,8 @@ class TimeMonitor(Callback):
                             f"{type(data_time).__name__}.")
         self.data_size, self.data_time = data_size, data_time
         self.epoch_time = time.time()
+        self._epoch_start: dict[str, float] = {}  # per mode: an evaluation inside a training epoch has its own
+        self._eval_in_epoch = 0.0  # seconds of evaluation since the training epoch began
         self.data_time_sum, self.data_time_start = 0.0, 0.0
 
     def _sink(self, run_context: RunContext) -> bool:
@@ -99,6 +105,11 @@ class TimeMonitor(Callback):
 
     def epoch_begin(self, run_context: RunContext) -> None:
         self.epoch_time = time.time()
+        mode = run_context.original_args().get("mode", "")
+        self._epoch_start[mode] = self.epoch_time
+        if mode == "eval":
+            return
+        self._eval_in_epoch = 0.0
         if self.data_time and not self._sink(run_context):
             self.data_time_sum = 0.0
             self.data_time_start = time.time()
@@ -106,16 +117,22 @@ class TimeMonitor(Callback):
     def epoch_end(self, run_context: RunContext) -> None:
         cb_params = run_context.original_args()
         jax.block_until_ready(cb_params.get("net_outputs"))
-        epoch_ms = (time.time() - self.epoch_time) * 1000
+        mode = cb_params.get("mode", "")
+        seconds = time.time() - self._epoch_start.get(mode, self.epoch_time)
+        if mode == "eval":
+            self._eval_in_epoch += seconds
+        else:
+            seconds -= self._eval_in_epoch
+        epoch_ms = seconds * 1000
         steps = self.data_size
         batch_num = cb_params.get("batch_num")
         if isinstance(batch_num, int) and batch_num > 0:
             steps = batch_num
         if not steps:
             raise ValueError("For 'TimeMonitor', the steps per epoch are unknown: pass data_size.")
-        line = f"{cb_params.get('mode', '').title()} epoch time: {epoch_ms:5.3f} ms, per step time: " \
+        line = f"{mode.title()} epoch time: {epoch_ms:5.3f} ms, per step time: " \
                f"{epoch_ms / steps:5.3f} ms"
-        if self.data_time and not self._sink(run_context):
+        if self.data_time and mode != "eval" and not self._sink(run_context):  # (timed for training steps)
             line += f" (data time: {self.data_time_sum * 1000 / steps:5.3f} ms)"
         print(line, flush=True)
 

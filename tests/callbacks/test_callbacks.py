@@ -161,6 +161,41 @@ def test_time_monitor_line(model_factory, batches, capsys):
     assert re.fullmatch(r"Train epoch time: \d+\.\d{3} ms, per step time: \d+\.\d{3} ms", out), out
 
 
+class _Clock:
+    """A stand-in for the monitors' ``time`` module: advanced by the callback below, never by real time."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def time(self):
+        return self.now
+
+
+class _ClockSteps(Callback):
+    """Each training step takes 1 s on the clock, each evaluation step 10 s."""
+
+    def __init__(self, clock):
+        self.clock = clock
+
+    def on_train_step_end(self, rc):
+        self.clock.now += 1.0
+
+    def on_eval_step_end(self, rc):
+        self.clock.now += 10.0
+
+
+def test_time_monitor_under_fit_times_training_and_evaluation_apart(model_factory, batches, capsys, monkeypatch):
+    from mindspore_hl.callbacks import _monitors
+    clock = _Clock()
+    monkeypatch.setattr(_monitors, "time", clock)
+    model, _, _ = model_factory(metrics={"acc"})
+    model.fit(2, batches, batches[:2], callbacks=[_ClockSteps(clock), TimeMonitor(data_time=True)])
+    lines = [l for l in capsys.readouterr().out.splitlines() if "epoch time" in l]
+    # the evaluation runs inside the training epoch, before its end: its 20 s are its own line, not training's
+    assert lines == ["Eval epoch time: 20000.000 ms, per step time: 10000.000 ms",
+                     "Train epoch time: 6000.000 ms, per step time: 1000.000 ms (data time: 0.000 ms)"] * 2
+
+
 def test_history(model_factory, batches):
     model, _, _ = model_factory()
     rec, hist = Recorder(), History()
