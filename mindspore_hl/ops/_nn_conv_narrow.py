@@ -28,6 +28,7 @@ from jax.custom_derivatives import SymbolicZero
 
 from .._engine._precision import conv_precision
 from ..common._device_arrays import default_platform
+from ._materialize import materialized
 from ._nn_conv_gemm import _out_size, conv_gemm, conv_xla
 
 __all__ = ["narrow_suits", "conv_narrow"]
@@ -137,28 +138,11 @@ def conv_narrow(x: jax.Array, w: jax.Array, stride: tuple[int, ...], pads: tuple
     return (_blocked if blocked else conv_xla)(x, w, stride, pads, dilation)
 
 
-def _materialized(t: jax.Array, like: jax.Array) -> jax.Array:
-    """``t``, whose cotangent in reverse mode is computed into a buffer of its own before it is read.
-
-    The input term's product form ends its reverse mode with a col2im: the product's shifted blocks, one per tap
-    of the blocked kernel (nine for LeNet5's conv2), added back into place. XLA:CPU fuses such cheap adds into
-    the consumer, and a consumer that reads each element several times, as a following max pool's gradient does
-    (four times), recomputes them on every read; an ``optimization_barrier`` does not stop it, since XLA:CPU
-    removes barriers before fusing. A conditional's operand is always a buffer of its own, and JAX transposes the
-    conditional into one on the cotangent. Its predicate is true for every value (``like``'s first element is NaN
-    or it is not), which XLA does not fold, so the zero branch never runs.
-    """
-    if like.size == 0:
-        return t
-    v = like.reshape(-1)[0]
-    return lax.cond(jnp.isnan(v) | ~jnp.isnan(v), lambda a: a, jnp.zeros_like, t)
-
-
 @functools.partial(conv_narrow.defjvp, symbolic_zeros=True)
 def _conv_narrow_jvp(stride, pads, dilation, primals, tangents):
     # Linear in (tx, tw), so reverse mode transposes each term separately into the weight and input gradients.
     # From 4 input channels the input term is blocked. On the CPU it is the blocked product in float32, whose
-    # gradient is a product and a col2im, kept in a buffer of its own (``_materialized``), against XLA's
+    # gradient is a product and a col2im, kept in a buffer of its own (``_materialize``), against XLA's
     # transposed convolution: LeNet5 b256 15.4 -> 13.3 ms per step on one core. A bfloat16 layer's term is
     # computed in float32 too (XLA:CPU converts its convolution to float32 anyway, and a bfloat16 col2im's adds
     # would be converted one by one: 23.5 -> 28.4 ms), then rounded: 22.5 -> 20.5 ms. On a GPU (not measured)
@@ -174,7 +158,7 @@ def _conv_narrow_jvp(stride, pads, dilation, primals, tangents):
         if _blocked_terms(x.shape, w.shape, stride, pads, dilation):
             if x.dtype in (jnp.float32, jnp.bfloat16) and default_platform() == "cpu":
                 f32 = jnp.float32
-                term = _blocked(_materialized(tx.astype(f32), x), w.astype(f32), stride, pads, dilation,
+                term = _blocked(materialized(tx.astype(f32), x), w.astype(f32), stride, pads, dilation,
                                 as_product=True)
                 terms.append(term.astype(x.dtype))
             else:

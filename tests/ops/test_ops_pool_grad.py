@@ -135,3 +135,21 @@ def test_a_bfloat16_gradient_is_the_float32_gradient_rounded_once(case):
     assert low.dtype == jnp.bfloat16
     np.testing.assert_array_equal(np.asarray(low, np.float32),
                                   np.asarray(grad(jnp.float32).astype(jnp.bfloat16), np.float32))
+
+
+@pytest.mark.parametrize("dtype, kernel, stride, kept", [
+    (jnp.bfloat16, 3, 2, True),    # ResNet's stem pool in bfloat16: the cotangent is computed once
+    (jnp.float32, 3, 2, False),    # float32 keeps the fused form (measured equal)
+    (jnp.bfloat16, 2, 2, False),   # tiling windows read each cotangent element once (a broadcast)
+])
+def test_a_low_precision_cotangent_reaches_overlapping_taps_in_a_buffer_of_its_own(dtype, kernel, stride, kept):
+    """On the CPU a bfloat16 cotangent reaching a max pool with overlapping windows passes through a conditional
+    (``ops/_materialize.py``), so XLA computes its producers once rather than in each of the nine taps."""
+    x = jnp.asarray(np.random.default_rng(0).normal(size=(2, 4, 12, 12)), dtype)
+
+    def loss(a):
+        y = ops.max_pool2d(ms.Tensor(a), kernel, stride, 1 if kernel == 3 else 0)._value
+        return jnp.sum((y * y + y).astype(jnp.float32))  # a cotangent with element-wise producers
+
+    hlo = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
+    assert ("conditional(" in hlo) == kept
