@@ -14,6 +14,7 @@ shape) is here, shared by both.
 
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 import jax
@@ -65,31 +66,70 @@ def _live(size, kernel, stride, dilation, pads):
             if any(pads[0] <= i * dilation + o * stride < pads[0] + size for o in range(out))]
 
 
-def _taps(x, w_shape, stride, pads, dilation):
-    """The live kernel taps: ``(kh, kw)`` offsets and their strided views of the padded input.
+def _live_taps(x_shape, w_shape, stride, pads, dilation):
+    """The live kernel taps' row and column offsets.
 
-    Each view is (N, H_out, W_out, C_in); taps in (kh, kw) order. A tap whose every view element is padding
-    adds nothing to the output and gets no gradient, so it is left out: a 3x3 convolution of a 1x1 map (ResNet's
-    last stage on 32x32 inputs) is its centre tap alone, a ninth of the arithmetic.
+    A tap whose every view element is padding adds nothing to the output and gets no gradient, so it is left
+    out: a 3x3 convolution of a 1x1 map (ResNet's last stage on 32x32 inputs) is its centre tap alone, a ninth of
+    the arithmetic.
     """
-    _, ci, kh, kw = w_shape
+    kh, kw = w_shape[2:]
+    # (an output of padding only keeps one tap, so it is still computed, as zeros)
+    rows = _live(x_shape[1], kh, stride[0], dilation[0], pads[0]) or [0]
+    cols = _live(x_shape[2], kw, stride[1], dilation[1], pads[1]) or [0]
+    return rows, cols
+
+
+def _taps(x, w_shape, stride, pads, dilation):
+    """The live kernel taps' strided views of the padded input, each (N, H_out, W_out, C_in), in (kh, kw) order."""
+    ci, kh, kw = w_shape[1:]
     n, h, wd, _ = x.shape
     ho = _out_size(h, kh, stride[0], dilation[0], pads[0])
     wo = _out_size(wd, kw, stride[1], dilation[1], pads[1])
-    # (an output of padding only keeps one tap, so it is still computed, as zeros)
-    rows = _live(h, kh, stride[0], dilation[0], pads[0]) or [0]
-    cols = _live(wd, kw, stride[1], dilation[1], pads[1]) or [0]
+    rows, cols = _live_taps(x.shape, w_shape, stride, pads, dilation)
     if any(p for pair in pads for p in pair):
         x = jnp.pad(x, ((0, 0), tuple(pads[0]), tuple(pads[1]), (0, 0)))
-    offsets, taps = [], []
+    taps = []
     for i in rows:
         for j in cols:
             top, left = i * dilation[0], j * dilation[1]
-            offsets.append(i * kw + j)
             taps.append(lax.slice(x, (0, top, left, 0),
                                   (n, top + (ho - 1) * stride[0] + 1, left + (wo - 1) * stride[1] + 1, ci),
                                   (1, stride[0], stride[1], 1)))
-    return offsets, taps
+    return taps
+
+
+def _patches(x, w_shape, stride, pads, dilation, stacked):
+    """The patch array (N, H_out, W_out, taps * C_in): taps then channels, or (``stacked``) channels then taps."""
+    taps = _taps(x, w_shape, stride, pads, dilation)
+    if len(taps) == 1:
+        return taps[0]
+    if stacked:
+        n, ho, wo, ci = taps[0].shape
+        return jnp.stack(taps, axis=-1).reshape(n, ho, wo, ci * len(taps))
+    return jnp.concatenate(taps, axis=-1)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2, 3, 4, 5))
+def _bf16_patches(x, w_shape, stride, pads, dilation, stacked):
+    """``_patches`` of a bfloat16 array, copied as its 16-bit patterns; the gradient's sums in float32.
+
+    XLA:CPU copies a bfloat16 array by converting it to float32 and back, and autodiff's gradient of the patches
+    (the taps padded back into place and added, a col2im) rounds to bfloat16 after every add, each rounding a
+    pair of conversions that XLA re-emits in every loop reading the sum. Copied as unsigned 16-bit integers the
+    patches convert nothing; the tangent is cut from a float32 copy, so the col2im adds in float32 and rounds
+    once. bfloat16 training steps (``step_ab --amp-dtype bfloat16``, 2 cores): ResNet50 32x32 73.9 -> 65.3 ms,
+    224x224 535 -> 517 ms (one core 984 -> 935 ms); LeNet5 unchanged.
+    """
+    bits = _patches(lax.bitcast_convert_type(x, jnp.uint16), w_shape, stride, pads, dilation, stacked)
+    return lax.bitcast_convert_type(bits, jnp.bfloat16)
+
+
+@_bf16_patches.defjvp
+def _bf16_patches_jvp(w_shape, stride, pads, dilation, stacked, primals, tangents):
+    (x,), (tx,) = primals, tangents
+    t = _patches(tx.astype(jnp.float32), w_shape, stride, pads, dilation, stacked).astype(jnp.bfloat16)
+    return _bf16_patches(x, w_shape, stride, pads, dilation, stacked), t
 
 
 def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[Sequence[int]],
@@ -104,21 +144,31 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
     forward and again for the gradient): ResNet50 on 32x32 inputs 1.1x faster than always reordering the weight.
     """
     co, ci, kh, kw = w.shape
-    offsets, taps = _taps(x, w.shape, stride, pads, dilation)
-    n, ho, wo, _ = taps[0].shape
+    n = x.shape[0]
+    ho = _out_size(x.shape[1], kh, stride[0], dilation[0], pads[0])
+    wo = _out_size(x.shape[2], kw, stride[1], dilation[1], pads[1])
+    stacked = isinstance(n * ho * wo, int) and n * ho * wo <= co  # (a symbolic batch size: exported graphs)
+    geometry = (tuple(w.shape), tuple(stride), tuple(tuple(p) for p in pads), tuple(dilation), stacked)
+    rows, cols = _live_taps(x.shape, w.shape, stride, pads, dilation)
+    offsets = [i * kw + j for i in rows for j in cols]
+    copied = len(offsets) > 1 or any(s != 1 for s in stride) or any(p for pair in pads for p in pair)
+    if copied and not linear and x.dtype == jnp.bfloat16 and default_platform() == "cpu":
+        patches = _bf16_patches(x, *geometry)
+    else:
+        patches = _patches(x, *geometry)
     w = w.reshape(co, ci, kh * kw)
     if len(offsets) < kh * kw:
         w = jnp.stack([w[:, :, t] for t in offsets], axis=-1)
-    if len(taps) == 1:
-        patches, rows = taps[0], w.reshape(co, ci)
-    elif isinstance(n * ho * wo, int) and n * ho * wo <= co:  # (a symbolic batch size: exported graphs)
-        patches, rows = jnp.stack(taps, axis=-1).reshape(n, ho, wo, ci * len(taps)), w.reshape(co, -1)
+    if len(offsets) == 1:
+        weight_rows = w.reshape(co, ci)
+    elif stacked:
+        weight_rows = w.reshape(co, -1)
     else:
-        patches = jnp.concatenate(taps, axis=-1)
-        rows = jnp.transpose(w, (0, 2, 1)).reshape(co, -1)
+        weight_rows = jnp.transpose(w, (0, 2, 1)).reshape(co, -1)
     # A product of 2-D operands: its weight gradient (contracting the positions, the leading axis of both)
     # stays one matrix product reading dy as it is; with 4-D operands XLA canonicalised it into a transposing
     # copy of dy with dy's producers (BatchNorm's backward) fused into that strided loop.
     n, ho, wo, k = patches.shape
-    return product(patches.reshape(n * ho * wo, k), rows, conv_precision(), linear=linear).reshape(n, ho, wo, co)
+    return product(patches.reshape(n * ho * wo, k), weight_rows, conv_precision(), linear=linear).reshape(
+        n, ho, wo, co)
 

@@ -96,6 +96,26 @@ def test_narrow_bfloat16_gradients_are_the_float32_gradients_to_bfloat16_precisi
         np.testing.assert_allclose(np.asarray(got, np.float32), ref, atol=3e-2 * float(jnp.abs(ref).max()))
 
 
+@pytest.mark.parametrize("case", CASES)
+def test_bfloat16_patches_are_the_bits_moved_and_their_gradient_adds_in_float32(case):
+    """A bfloat16 matrix-product convolution cuts its patches from the 16-bit patterns (no conversion: the
+    compiled forward holds none), and the patches' gradient is the float32 col2im of the cotangent, rounded once."""
+    n, h, wd, ci, co, k, stride, pads, dilation = case
+    rng = np.random.default_rng(1)
+    x = jnp.asarray(rng.normal(size=(n, h, wd, ci)), jnp.bfloat16)
+    geometry = ((co, ci) + k, stride, pads, dilation, False)
+    patches, vjp = jax.vjp(lambda a: _nn_conv_gemm._bf16_patches(a, *geometry), x)
+    np.testing.assert_array_equal(np.asarray(patches, np.float32),
+                                  np.asarray(_nn_conv_gemm._patches(x, *geometry), np.float32))
+    g = jnp.asarray(rng.normal(size=patches.shape), jnp.bfloat16)
+    f32_grad = jax.vjp(lambda a: _nn_conv_gemm._patches(a, *geometry), x.astype(jnp.float32))[1](
+        g.astype(jnp.float32))[0]
+    np.testing.assert_array_equal(np.asarray(vjp(g)[0], np.float32),
+                                  np.asarray(f32_grad.astype(jnp.bfloat16), np.float32))
+    hlo = jax.jit(lambda a: _nn_conv_gemm._bf16_patches(a, *geometry)).lower(x).compile().as_text()
+    assert " convert(" not in hlo
+
+
 def test_taps_reading_only_padding_are_left_out():
     # (size, kernel, stride, dilation, pads) along one axis -> the kernel offsets that read some input
     assert _live(1, 3, 1, 1, (1, 1)) == [1]          # a 1x1 map: the centre only
