@@ -153,3 +153,21 @@ def test_a_low_precision_cotangent_reaches_overlapping_taps_in_a_buffer_of_its_o
 
     hlo = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
     assert ("conditional(" in hlo) == kept
+
+
+def test_bfloat16_taps_widened_from_their_bits_keep_special_values():
+    """bfloat16 taps are compared as float32 widened from their 16-bit patterns: NaN, infinities, signed zeros and
+    subnormals pool and route the gradient exactly as the float32 pool of the same values does."""
+    special = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, -1e-40, 3.0e38, -2.5, 7.0], np.float32)
+    rng = np.random.default_rng(5)
+    x = jnp.asarray(rng.choice(special, size=(2, 3, 9, 10)), jnp.bfloat16)
+    g = jnp.asarray(rng.normal(size=(2, 3, 5, 5)), jnp.bfloat16).astype(jnp.float32)  # (the same in both)
+
+    def pooled_dot(a):
+        y = ops.max_pool2d(ms.Tensor(a), 3, 2, 1)._value
+        return jnp.sum(jnp.where(jnp.isfinite(y), y, 0).astype(jnp.float32) * g), y
+
+    (_, low), grad_low = jax.value_and_grad(pooled_dot, has_aux=True)(x)
+    (_, ref), grad_ref = jax.value_and_grad(pooled_dot, has_aux=True)(x.astype(jnp.float32))
+    for got, want in ((low, ref), (grad_low, grad_ref)):
+        np.testing.assert_array_equal(np.asarray(got, np.float32), np.asarray(want.astype(jnp.bfloat16), np.float32))
