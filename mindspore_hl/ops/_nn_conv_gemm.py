@@ -133,10 +133,12 @@ def _bf16_patches_jvp(w_shape, stride, pads, dilation, stacked, primals, tangent
 
 
 def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[Sequence[int]],
-              dilation: Sequence[int], linear: bool = False) -> jax.Array:
+              dilation: Sequence[int], linear: bool = False, tangent_input: bool | None = None) -> jax.Array:
     """NHWC convolution of ``x`` with an OIHW weight ``w`` (groups=1) as patches . weight^T.
 
     ``linear``: a term of a ``custom_jvp`` rule's tangent, which reverse mode transposes (see ``product``).
+    ``tangent_input`` (default: ``linear``): ``x`` is that tangent, so its patches are cut by operations JAX can
+    transpose; a primal ``x`` in a linear term (a weight gradient's) may be copied as bits (``_bf16_patches``).
 
     The weight is contracted in its own (C_out, ...) layout, so the product's gradient comes out as
     (C_out, C_in * taps) too. For kernels larger than 1x1 the patches' (taps, C_in) order and the weight's
@@ -152,7 +154,8 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
     rows, cols = _live_taps(x.shape, w.shape, stride, pads, dilation)
     offsets = [i * kw + j for i in rows for j in cols]
     copied = len(offsets) > 1 or any(s != 1 for s in stride) or any(p for pair in pads for p in pair)
-    if copied and not linear and x.dtype == jnp.bfloat16 and default_platform() == "cpu":
+    plain = linear if tangent_input is None else tangent_input
+    if copied and not plain and x.dtype == jnp.bfloat16 and default_platform() == "cpu":
         patches = _bf16_patches(x, *geometry)
     else:
         patches = _patches(x, *geometry)

@@ -83,6 +83,35 @@ def _max_and_first(stacked):
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2, 3, 4))
+def _window_max_and_first(xp, kernel, stride, dilation, outs):
+    """Each window's maximum (in ``xp``'s dtype) and the index of its first maximum, from one reduction.
+
+    Low-precision taps are compared in float32 (exactly converted). bfloat16 taps are cut from the 16-bit
+    patterns and widened by a shift: XLA:CPU's conversions inside the reduction's loop were scalar code
+    (bfloat16 LeNet5 steps, ``step_ab`` on 2 cores: b32 1.20 -> 1.13 ms, b256 6.73 -> 6.26 ms; ResNet50
+    unchanged). Its derivative is stated (the first maximum's tangent), so derivatives of any order see the same
+    selection: JAX cannot differentiate a reduction that carries an integer index twice.
+    """
+    if xp.dtype == jnp.bfloat16:
+        bits = jnp.stack(_window_taps(lax.bitcast_convert_type(xp, jnp.uint16), kernel, stride, dilation, outs))
+        out, first = _max_and_first(lax.bitcast_convert_type(bits.astype(jnp.uint32) << 16, jnp.float32))
+    else:
+        stacked = jnp.stack(_window_taps(xp, kernel, stride, dilation, outs), axis=0)
+        out, first = _max_and_first(stacked.astype(jnp.float32) if xp.dtype == jnp.float16 else stacked)
+    return out.astype(xp.dtype), first
+
+
+@_window_max_and_first.defjvp
+def _window_max_and_first_jvp(kernel, stride, dilation, outs, primals, tangents):
+    (xp,), (txp,) = primals, tangents
+    out, first = _window_max_and_first(xp, kernel, stride, dilation, outs)
+    taps = _window_taps(txp, kernel, stride, dilation, outs)
+    zero = jnp.zeros_like(taps[0])
+    tangent = functools.reduce(jnp.add, [jnp.where(first == k, t, zero) for k, t in enumerate(taps)])
+    return (out, first), (tangent, np.zeros(first.shape, jax.dtypes.float0))
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2, 3, 4))
 def _window_max(xp, kernel, stride, dilation, outs):
     return functools.reduce(jnp.maximum, _window_taps(xp, kernel, stride, dilation, outs))
 
@@ -101,20 +130,11 @@ def _window_max_jvp(kernel, stride, dilation, outs, primals, tangents):
     # its step, because XLA writes such an array slowly. The same reduction gives the maximum, which its
     # consumers then read instead of each recomputing the window from the (4x larger) input, and an int8 index
     # rather than argmax's int64, which the gradient loop read slowly (LeNet5 b256 15.9 -> 12.9 ms per step).
-    # Low-precision taps are compared in float32 (the conversion is exact), because XLA:CPU emulates each
+    # Low-precision taps are compared in float32 (``_window_max_and_first``), because XLA:CPU emulates each
     # bfloat16 comparison in the reduction with conversions: LeNet5's two pools took 10.6 ms of a bfloat16 step
     # on one core, against 0.3 ms in float32.
     low = txp.dtype in (jnp.bfloat16, jnp.float16)
-    if xp.dtype == jnp.bfloat16:
-        # Cut from the 16-bit patterns and widened by a shift (exact, as the conversion is): XLA:CPU's
-        # conversions in the reduction's loop were scalar code. bfloat16 LeNet5 steps (``step_ab``, 2 cores):
-        # b32 1.20 -> 1.13 ms, b256 6.73 -> 6.26 ms; ResNet50 unchanged.
-        bits = jnp.stack(_window_taps(lax.bitcast_convert_type(xp, jnp.uint16), kernel, stride, dilation, outs))
-        out, first = _max_and_first(lax.bitcast_convert_type(bits.astype(jnp.uint32) << 16, jnp.float32))
-    else:
-        stacked = jnp.stack(_window_taps(xp, kernel, stride, dilation, outs), axis=0)
-        out, first = _max_and_first(stacked.astype(jnp.float32) if low else stacked)
-    out = out.astype(xp.dtype)
+    out, first = _window_max_and_first(xp, kernel, stride, dilation, outs)
     # The tangent is a sum of disjoint selections, not a chain of wheres: the chain's transpose (the backward)
     # threaded a "not yet taken" mask through every tap, and XLA re-evaluated that chain inside each tap's padded
     # sum. Low-precision tangents are summed in float32: the selection is exact either way, but a bfloat16 sum

@@ -163,6 +163,24 @@ def test_narrow_second_derivative_matches_xla():
     np.testing.assert_allclose(hvp, hvp_ref, rtol=1e-10, atol=1e-10)
 
 
+@pytest.mark.parametrize("ci, co", [(1, 6), (6, 16)])  # LeNet's conv1 (blocked products) and conv2 (blocked)
+def test_narrow_bfloat16_second_derivative_keeps_every_term(ci, co):
+    # A bfloat16 input is blocked as its 16-bit patterns; the blocking's own derivative keeps the term in x of the
+    # weight gradient (without it this second derivative came out about half the float32 one).
+    rng = np.random.default_rng(4)
+    x = jnp.asarray(rng.normal(size=(2, 12, 12, ci)), jnp.bfloat16)
+    w = jnp.asarray(rng.normal(size=(co, ci, 5, 5)) * 0.2, jnp.bfloat16)
+    args = ((1, 1), ((0, 0), (0, 0)), (1, 1))
+
+    def second(a, b):
+        def loss(a, b):
+            return jnp.sum(conv_narrow(a, b, *args).astype(jnp.float32) ** 2)
+        return jax.grad(lambda a: jnp.sum(jax.grad(loss, 1)(a, b).astype(jnp.float32) ** 2))(a)
+
+    got, want = second(x, w), second(x.astype(jnp.float32), w.astype(jnp.float32))
+    np.testing.assert_allclose(np.asarray(got, np.float32), want, rtol=0.05, atol=0.02 * float(jnp.abs(want).max()))
+
+
 @settings(max_examples=20, deadline=None)
 @given(n=st.integers(1, 2), h=st.integers(3, 9), wd=st.integers(3, 14), ci=st.integers(1, 6), co=st.integers(1, 5),
        kh=st.integers(1, 3), kw=st.integers(1, 5), sh=st.integers(1, 2), dh=st.integers(1, 2),

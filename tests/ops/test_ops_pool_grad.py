@@ -171,3 +171,28 @@ def test_bfloat16_taps_widened_from_their_bits_keep_special_values():
     (_, ref), grad_ref = jax.value_and_grad(pooled_dot, has_aux=True)(x.astype(jnp.float32))
     for got, want in ((low, ref), (grad_low, grad_ref)):
         np.testing.assert_array_equal(np.asarray(got, np.float32), np.asarray(want.astype(jnp.bfloat16), np.float32))
+
+
+@pytest.mark.parametrize("case", [CASES[0], CASES[4]])
+def test_second_derivatives_match_reduce_window(case):
+    """Derivatives of any order route through the first maximum: a Hessian-vector product of sum(pool(x)^2) (forward
+    over reverse, and reverse over reverse) equals reduce_window's. (JAX cannot differentiate the maximum-and-index
+    reduction twice, so its derivative is stated.)"""
+    k, s, p, d, ceil_mode, h, w = case
+    rng = np.random.default_rng(7)
+    x = jnp.asarray(rng.normal(size=(2, 3, h, w)), jnp.float32)
+    v = jnp.asarray(rng.normal(size=(2, 3, h, w)), jnp.float32)
+
+    def ours(a):
+        return jnp.sum(ops.max_pool2d(ms.Tensor(a), k, s, p, d, ceil_mode=ceil_mode)._value ** 2)
+
+    def reference(a):
+        return jnp.sum(_reference(a, k, s, p, d, ceil_mode) ** 2)
+
+    def hessian_vector(f):
+        forward_over_reverse = jax.jvp(jax.grad(f), (x,), (v,))[1]
+        reverse_over_reverse = jax.grad(lambda a: jnp.sum(jax.grad(f)(a) * v))(x)
+        return forward_over_reverse, reverse_over_reverse
+
+    for got, want in zip(hessian_vector(ours), hessian_vector(reference)):
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
