@@ -196,4 +196,3 @@ def _conv_narrow_jvp(stride, pads, dilation, primals, tangents):
         else:
             terms.append(conv_gemm(tx, w, stride, pads, dilation, linear=True))
     return out, sum(terms[1:], terms[0]) if terms else jnp.zeros_like(out)
-

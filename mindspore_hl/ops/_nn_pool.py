@@ -82,6 +82,13 @@ def _max_and_first(stacked):
     return lax.reduce((stacked, index), init, pick, (0,))
 
 
+def _first_max_taps(t, first, kernel, stride, dilation, outs):
+    """Each window's element of ``t`` at its first maximum's tap ``first``: a sum of the taps' disjoint selections."""
+    taps = _window_taps(t, kernel, stride, dilation, outs)
+    zero = jnp.zeros_like(taps[0])
+    return functools.reduce(jnp.add, [jnp.where(first == k, tap, zero) for k, tap in enumerate(taps)])
+
+
 @functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2, 3, 4))
 def _window_max_and_first(xp, kernel, stride, dilation, outs):
     """Each window's maximum (in ``xp``'s dtype) and the index of its first maximum, from one reduction.
@@ -105,9 +112,7 @@ def _window_max_and_first(xp, kernel, stride, dilation, outs):
 def _window_max_and_first_jvp(kernel, stride, dilation, outs, primals, tangents):
     (xp,), (txp,) = primals, tangents
     out, first = _window_max_and_first(xp, kernel, stride, dilation, outs)
-    taps = _window_taps(txp, kernel, stride, dilation, outs)
-    zero = jnp.zeros_like(taps[0])
-    tangent = functools.reduce(jnp.add, [jnp.where(first == k, t, zero) for k, t in enumerate(taps)])
+    tangent = _first_max_taps(txp, first, kernel, stride, dilation, outs)
     return (out, first), (tangent, np.zeros(first.shape, jax.dtypes.float0))
 
 
@@ -156,9 +161,7 @@ def _window_max_jvp(kernel, stride, dilation, outs, primals, tangents):
             first.dtype, (1, 1, kh, 1, kw, 1), 4)
         tangent = jnp.where(first[:, :, None, :, None, :] == tap, blocks, 0).sum(axis=(2, 4))
     else:
-        taps = _window_taps(tangent_in, kernel, stride, dilation, outs)
-        zero = jnp.zeros_like(taps[0])
-        tangent = functools.reduce(jnp.add, [jnp.where(first == k, t, zero) for k, t in enumerate(taps)])
+        tangent = _first_max_taps(tangent_in, first, kernel, stride, dilation, outs)
         if low and default_platform() == "cpu":
             # Each tap's selection reads the cotangent; a low-precision cotangent's producers (ResNet50's stem:
             # two input gradients rounded to bfloat16, converted and added) were fused into all nine and
@@ -325,4 +328,3 @@ def _adaptive_core(x, oh, ow):
     mh = jnp.asarray(_adaptive_matrix(h, oh), x.dtype)
     mw = jnp.asarray(_adaptive_matrix(w, ow), x.dtype)
     return jnp.einsum("...hw,ph,qw->...pq", x, mh, mw)
-
