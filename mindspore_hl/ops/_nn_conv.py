@@ -100,7 +100,7 @@ def conv_nhwc(x: jax.Array, w: jax.Array, stride: tuple[int, ...], pads: Sequenc
     (``_nn_conv_narrow``; on an H100 too, where LeNet5's step is 1.4-1.5x faster with them than with XLA:GPU's).
     """
     w = w.astype(x.dtype)
-    if gemm_suits(x.shape, w.shape, stride, pads, dilation, groups):
+    if gemm_suits(x.shape, w.shape, stride, pads, dilation, groups, x.dtype):
         return conv_gemm(x, w, stride, pads, dilation)
     if narrow_suits(w.shape, groups):
         return conv_narrow(x, w, tuple(stride), tuple(tuple(p) for p in pads), tuple(dilation))

@@ -41,13 +41,18 @@ def _out_size(size, kernel, stride, dilation, pads):
 
 
 def gemm_suits(x_shape: tuple[int, ...], w_shape: tuple[int, ...], stride: Sequence[int], pads: Sequence[Sequence[int]],
-               dilation: Sequence[int], groups: int) -> bool:
+               dilation: Sequence[int], groups: int, dtype: jnp.dtype | type) -> bool:
     """True where the matrix-product form beats XLA:CPU's convolution (static shapes; NHWC input, OIHW weight).
 
     On the CPU: 1x1 kernels always (a plain product, strided by slicing); larger kernels when the output is at
     most 4x4 positions, or at most 8x8 with at least 256 input channels, where the product's inner size is large
-    enough. Elsewhere never: on an H100, ResNet50 (224x224, batch 256) trains 2.9% faster in float32 and 1.7% in
-    bfloat16 with XLA:GPU's own convolutions for these shapes.
+    enough. In bfloat16 also every output of at most 28x28 positions from at least 16 input channels: XLA:CPU
+    computes a bfloat16 convolution in float32 after converting both operands, while the product runs on
+    bfloat16 (AVX512-BF16) and the patches are moved as 16-bit patterns; on larger maps the nine-fold patch copy
+    costs more than that gains (ResNet50 224x224 bfloat16 on one core: 914 ms per step with XLA's convolutions,
+    857 ms with products up to 28x28 maps, slower again with the 56x56 maps too). Elsewhere never: on an H100,
+    ResNet50 (224x224, batch 256) trains 2.9% faster in float32 and 1.7% in bfloat16 with XLA:GPU's own
+    convolutions for these shapes.
     """
     if groups != 1 or default_platform() != "cpu":
         return False
@@ -56,6 +61,8 @@ def gemm_suits(x_shape: tuple[int, ...], w_shape: tuple[int, ...], stride: Seque
         return True
     ho = _out_size(x_shape[1], kh, stride[0], dilation[0], pads[0])
     wo = _out_size(x_shape[2], kw, stride[1], dilation[1], pads[1])
+    if jnp.dtype(dtype) == jnp.bfloat16 and ci >= 16 and ho * wo <= 28 * 28:
+        return True
     return ho * wo <= 16 or (ho * wo <= 64 and ci >= 256)
 
 

@@ -126,17 +126,24 @@ def test_taps_reading_only_padding_are_left_out():
 
 
 def test_choice_of_formulation(monkeypatch):
-    one = ((0, 0), (0, 0))
+    one, same3 = ((0, 0), (0, 0)), ((1, 1), (1, 1))
+    f32, bf16 = jnp.float32, jnp.bfloat16
     monkeypatch.setattr(_nn_conv_gemm, "default_platform", lambda: "gpu")  # XLA:GPU's convolutions are faster
-    assert not gemm_suits((8, 56, 56, 256), (64, 256, 1, 1), (1, 1), one, (1, 1), 1)
-    assert not gemm_suits((32, 2, 2, 512), (512, 512, 3, 3), (2, 2), ((1, 1),) * 2, (1, 1), 1)
+    assert not gemm_suits((8, 56, 56, 256), (64, 256, 1, 1), (1, 1), one, (1, 1), 1, f32)
+    assert not gemm_suits((32, 2, 2, 512), (512, 512, 3, 3), (2, 2), same3, (1, 1), 1, f32)
+    assert not gemm_suits((8, 28, 28, 128), (128, 128, 3, 3), (1, 1), same3, (1, 1), 1, bf16)
     monkeypatch.setattr(_nn_conv_gemm, "default_platform", lambda: "cpu")
-    assert gemm_suits((8, 56, 56, 256), (64, 256, 1, 1), (1, 1), one, (1, 1), 1)            # 1x1: always
-    assert gemm_suits((32, 2, 2, 512), (512, 512, 3, 3), (2, 2), ((1, 1),) * 2, (1, 1), 1)  # 1x1 output
-    assert gemm_suits((8, 14, 14, 512), (512, 512, 3, 3), (2, 2), ((0, 1),) * 2, (1, 1), 1)  # 7x7, wide
-    assert not gemm_suits((8, 56, 56, 64), (64, 64, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1)  # large map
-    assert not gemm_suits((32, 32, 32, 1), (6, 1, 5, 5), (1, 1), one, (1, 1), 1)             # LeNet conv1
-    assert not gemm_suits((2, 4, 4, 4), (4, 2, 1, 1), (1, 1), one, (1, 1), 2)                # grouped
+    assert gemm_suits((8, 56, 56, 256), (64, 256, 1, 1), (1, 1), one, (1, 1), 1, f32)           # 1x1: always
+    assert gemm_suits((32, 2, 2, 512), (512, 512, 3, 3), (2, 2), same3, (1, 1), 1, f32)         # 1x1 output
+    assert gemm_suits((8, 14, 14, 512), (512, 512, 3, 3), (2, 2), ((0, 1),) * 2, (1, 1), 1, f32)  # 7x7, wide
+    assert not gemm_suits((8, 56, 56, 64), (64, 64, 3, 3), (1, 1), same3, (1, 1), 1, f32)       # large map
+    assert not gemm_suits((8, 28, 28, 128), (128, 128, 3, 3), (1, 1), same3, (1, 1), 1, f32)    # float32
+    assert gemm_suits((8, 28, 28, 128), (128, 128, 3, 3), (1, 1), same3, (1, 1), 1, bf16)       # bfloat16
+    assert gemm_suits((8, 56, 56, 128), (128, 128, 3, 3), (2, 2), same3, (1, 1), 1, bf16)       # 28x28 output
+    assert not gemm_suits((8, 56, 56, 64), (64, 64, 3, 3), (1, 1), same3, (1, 1), 1, bf16)      # large map
+    assert not gemm_suits((32, 28, 28, 6), (16, 6, 5, 5), (1, 1), one, (1, 1), 1, bf16)         # few channels
+    assert not gemm_suits((32, 32, 32, 1), (6, 1, 5, 5), (1, 1), one, (1, 1), 1, f32)           # LeNet conv1
+    assert not gemm_suits((2, 4, 4, 4), (4, 2, 1, 1), (1, 1), one, (1, 1), 2, f32)              # grouped
     assert narrow_suits((16, 6, 5, 5), 1) and not narrow_suits((64, 16, 3, 3), 1)
     assert not narrow_suits((4, 2, 3, 3), 2)
     assert _blockable((32, 32, 32, 1), (6, 1, 5, 5), (1, 1), one, (1, 1))                  # LeNet conv1
