@@ -14,7 +14,7 @@ import pytest
 
 import mindspore_hl as ms
 from mindspore_hl import nn, ops
-from mindspore_hl.ops._lowp import product
+from mindspore_hl.ops._lowp import cast_weight, product
 
 BF16_RTOL = 2.0 ** -7  # two bfloat16 roundings
 
@@ -109,3 +109,30 @@ def test_dense_in_bfloat16_under_auto_mixed_precision():
     w, b = dense.weight.asnumpy(), dense.bias.asnumpy()
     want = _bf16(x).astype(np.float32) @ np.asarray(_bf16(w), np.float32).T + np.asarray(_bf16(b), np.float32)
     _close(out.asnumpy(), want, float(np.abs(want).max()) * 2)
+
+
+def test_weight_cast_rounds_on_the_bits_exactly_as_astype():
+    # The truth is XLA's own conversion, on random bit patterns (every NaN payload, subnormals, ties) and the
+    # special values; NaNs come out as XLA's quiet NaN with the sign kept.
+    rng = np.random.default_rng(0)
+    special = np.array([0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF812345, 0x7FFFFFFF, 0x7F800000, 0xFF800000, 0,
+                        0x80000000, 1, 0x807FFFFF, 0x7F7FFFFF, 0x7F7F8000, 0x3F808000, 0x3F818000], np.uint32)
+    bits = np.concatenate([special, rng.integers(0, 2 ** 32, 1 << 20, dtype=np.uint64).astype(np.uint32)])
+    x = jnp.asarray(bits.view(np.float32))
+    want = jax.lax.bitcast_convert_type(x.astype(jnp.bfloat16), jnp.uint16)
+    got = jax.lax.bitcast_convert_type(jax.jit(cast_weight, static_argnums=1)(x, jnp.bfloat16), jnp.uint16)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    assert "bitcast_convert_type" in str(jax.make_jaxpr(cast_weight, static_argnums=1)(x, jnp.bfloat16))  # the bits
+
+
+def test_weight_cast_has_every_derivative_of_astype():
+    w = jnp.asarray(np.random.default_rng(1).normal(size=(4, 3)), jnp.float32)
+
+    def f(cast, w):
+        return jnp.sum(jnp.sin(cast(w, jnp.bfloat16).astype(jnp.float32) * w))
+
+    def astype(w, dtype):
+        return w.astype(dtype)
+
+    for order in (jax.grad, lambda g: jax.jacfwd(jax.grad(g))):
+        np.testing.assert_array_equal(order(lambda v: f(cast_weight, v))(w), order(lambda v: f(astype, v))(w))
