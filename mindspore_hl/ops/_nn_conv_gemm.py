@@ -23,7 +23,7 @@ from jax import lax
 
 from .._engine._precision import conv_precision
 from ..common._device_arrays import default_platform
-from ._lowp import product
+from ._lowp import mapped_product, product
 
 __all__ = ["conv_xla", "gemm_suits", "conv_gemm"]
 
@@ -146,6 +146,8 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
     ``linear``: a term of a ``custom_jvp`` rule's tangent, which reverse mode transposes (see ``product``).
     ``tangent_input`` (default: ``linear``): ``x`` is that tangent, so its patches are cut by operations JAX can
     transpose; a primal ``x`` in a linear term (a weight gradient's) may be copied as bits (``_bf16_patches``).
+    Otherwise bfloat16 patches on the CPU are copied as bits and their gradient's sums are made in float32 from
+    the float32 product (``mapped_product``).
 
     The weight is contracted in its own (C_out, ...) layout, so the product's gradient comes out as
     (C_out, C_in * taps) too. For kernels larger than 1x1 the patches' (taps, C_in) order and the weight's
@@ -161,11 +163,6 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
     rows, cols = _live_taps(x.shape, w.shape, stride, pads, dilation)
     offsets = [i * kw + j for i in rows for j in cols]
     copied = len(offsets) > 1 or any(s != 1 for s in stride) or any(p for pair in pads for p in pair)
-    plain = linear if tangent_input is None else tangent_input
-    if copied and not plain and x.dtype == jnp.bfloat16 and default_platform() == "cpu":
-        patches = _bf16_patches(x, *geometry)
-    else:
-        patches = _patches(x, *geometry)
     w = w.reshape(co, ci, kh * kw)
     if len(offsets) < kh * kw:
         w = jnp.stack([w[:, :, t] for t in offsets], axis=-1)
@@ -178,7 +175,18 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
     # A product of 2-D operands: its weight gradient (contracting the positions, the leading axis of both)
     # stays one matrix product reading dy as it is; with 4-D operands XLA canonicalised it into a transposing
     # copy of dy with dy's producers (BatchNorm's backward) fused into that strided loop.
-    n, ho, wo, k = patches.shape
-    return product(patches.reshape(n * ho * wo, k), weight_rows, conv_precision(), linear=linear).reshape(
-        n, ho, wo, co)
+    plain = linear if tangent_input is None else tangent_input
+    bits = copied and not plain and x.dtype == jnp.bfloat16 and default_platform() == "cpu"
+    if bits and not linear:
+        y = mapped_product(x, weight_rows, functools.partial(_patch_rows, geometry=geometry, bits=False),
+                           functools.partial(_patch_rows, geometry=geometry, bits=True))
+    else:
+        y = product(_patch_rows(x, geometry, bits), weight_rows, conv_precision(), linear=linear)
+    return y.reshape(n, ho, wo, co)
+
+
+def _patch_rows(x, geometry, bits):
+    """The patches as rows (N * H_out * W_out, taps * C_in); ``bits``: cut from a bfloat16 ``x``'s 16-bit patterns."""
+    patches = (_bf16_patches if bits else _patches)(x, *geometry)
+    return patches.reshape(-1, patches.shape[-1])
 

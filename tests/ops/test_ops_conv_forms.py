@@ -116,6 +116,41 @@ def test_bfloat16_patches_are_the_bits_moved_and_their_gradient_adds_in_float32(
     assert " convert(" not in hlo
 
 
+@pytest.mark.parametrize("case", [c for c in CASES if c[5] != (1, 1) or c[6] != (1, 1)])
+def test_bfloat16_input_gradient_sums_the_float32_product_and_rounds_once(case):
+    """The input gradient of a bfloat16 matrix-product convolution is the float32 col2im of the float32 product
+    dy @ weight, rounded to bfloat16 once. Small integers make every float32 sum exact, so the truth is the
+    float32 convolution's input gradient rounded once; rounding the product first (the rule before) loses the
+    low bits of its entries above 256."""
+    n, h, wd, ci, co, k, stride, pads, dilation = case
+    rng = np.random.default_rng(2)
+    x = jnp.asarray(rng.integers(-4, 5, (n, h, wd, ci)), jnp.bfloat16)
+    w = jnp.asarray(rng.integers(-15, 16, (co, ci) + k), jnp.bfloat16)
+    y, vjp = jax.vjp(lambda a: conv_gemm(a, w, stride, pads, dilation), x)
+    g = jnp.asarray(rng.integers(-15, 16, y.shape), jnp.bfloat16)
+    f32 = jax.vjp(lambda a: _reference(a, w.astype(jnp.float32), stride, pads, dilation), x.astype(jnp.float32))
+    want = f32[1](g.astype(jnp.float32))[0].astype(jnp.bfloat16)
+    np.testing.assert_array_equal(np.asarray(vjp(g)[0], np.float32), np.asarray(want, np.float32))
+
+
+def test_bfloat16_gemm_second_derivative_keeps_every_term():
+    # The rule saves the bit-copied patches for the weight gradient; their stated derivative carries the weight
+    # gradient's term in x into this second derivative (without it the result is zero).
+    rng = np.random.default_rng(5)
+    x = jnp.asarray(rng.normal(size=(2, 6, 6, 16)), jnp.bfloat16)
+    w = jnp.asarray(rng.normal(size=(8, 16, 3, 3)) * 0.1, jnp.bfloat16)
+    args = ((1, 1), ((1, 1), (1, 1)), (1, 1))
+
+    def second(conv, a, b):
+        def loss(a, b):
+            return jnp.sum(conv(a, b, *args).astype(jnp.float32) ** 2)
+        return jax.grad(lambda a: jnp.sum(jax.grad(loss, 1)(a, b).astype(jnp.float32) ** 2))(a)
+
+    got = second(conv_gemm, x, w)
+    want = second(_reference, x.astype(jnp.float32), w.astype(jnp.float32))
+    np.testing.assert_allclose(np.asarray(got, np.float32), want, rtol=0.05, atol=0.02 * float(jnp.abs(want).max()))
+
+
 def test_taps_reading_only_padding_are_left_out():
     # (size, kernel, stride, dilation, pads) along one axis -> the kernel offsets that read some input
     assert _live(1, 3, 1, 1, (1, 1)) == [1]          # a 1x1 map: the centre only
