@@ -136,3 +136,33 @@ def test_weight_cast_has_every_derivative_of_astype():
 
     for order in (jax.grad, lambda g: jax.jacfwd(jax.grad(g))):
         np.testing.assert_array_equal(order(lambda v: f(cast_weight, v))(w), order(lambda v: f(astype, v))(w))
+
+
+def test_float32_product_has_every_derivative_of_a_plain_product():
+    # The float32 rule only rearranges where the weight gradient's transpose happens: every mode and order of
+    # derivative equals the plain product's (to float32 rounding: the weight gradient sums in another order).
+    rng = np.random.default_rng(3)
+    a, b = (jnp.asarray(rng.normal(size=s), jnp.float32) for s in ((7, 5), (3, 5)))
+
+    def f(prod):
+        return lambda a, b: jnp.sum(jnp.tanh(prod(a, b)))
+
+    def plain(a, b):
+        return jax.lax.dot_general(a, b, (((1,), (1,)), ((), ())))
+
+    for derivative in (jax.grad, jax.hessian, jax.jacfwd):
+        got, want = derivative(f(product), (0, 1))(a, b), derivative(f(plain), (0, 1))(a, b)
+        for g, w in zip(jax.tree.leaves(got), jax.tree.leaves(want)):
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+
+
+def test_float32_weight_gradient_is_a_product_of_row_major_operands():
+    # Reverse mode multiplies a transposed copy of the cotangent (contracting its last axis), which YNNPACK takes;
+    # autodiff of a plain product contracts the leading axes of both operands instead (Eigen, on XLA:CPU).
+    if jax.default_backend() != "cpu":
+        pytest.skip("the float32 rule is for XLA:CPU")
+    rng = np.random.default_rng(4)
+    a, b = (jnp.asarray(rng.normal(size=s), jnp.float32) for s in ((64, 32), (16, 32)))
+    hlo = jax.jit(jax.grad(lambda b: jnp.sum(jnp.tanh(product(a, b))))).lower(b).compile().as_text()
+    contractions = re.findall(r"lhs_contracting_dims=\{(\d)\}", hlo)
+    assert contractions and "0" not in contractions
