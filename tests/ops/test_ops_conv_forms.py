@@ -45,14 +45,16 @@ NARROW_CASES = [
 ]
 
 
+@pytest.mark.parametrize("dtype", [jnp.float64, jnp.float32])  # (float32 products have a rule of their own)
 @pytest.mark.parametrize("impl,case", [(conv_gemm, c) for c in CASES] + [(conv_narrow, c) for c in NARROW_CASES])
-def test_values_gradients_and_forward_mode_match_xla(impl, case):
+def test_values_gradients_and_forward_mode_match_xla(impl, case, dtype):
     # Each check runs as one jitted program: the forms are written for jit (every use compiles them), and run
     # eagerly every small op of them (a narrow form has hundreds) was compiled on its own, seconds per case.
     n, h, wd, ci, co, k, stride, pads, dilation = case
+    tol = 1e-11 if dtype == jnp.float64 else 2e-5
     rng = np.random.default_rng(0)
-    x = jnp.asarray(rng.normal(size=(n, h, wd, ci)))
-    w = jnp.asarray(rng.normal(size=(co, ci) + k))
+    x = jnp.asarray(rng.normal(size=(n, h, wd, ci)), dtype)
+    w = jnp.asarray(rng.normal(size=(co, ci) + k), dtype)
 
     def ref_f(a, b):
         return _reference(a, b, stride, pads, dilation)
@@ -62,19 +64,19 @@ def test_values_gradients_and_forward_mode_match_xla(impl, case):
 
     ref = jax.jit(ref_f)(x, w)
     got = jax.jit(f)(x, w)
-    np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
-    g = jnp.asarray(rng.normal(size=ref.shape))
+    np.testing.assert_allclose(got, ref, rtol=tol, atol=tol)
+    g = jnp.asarray(rng.normal(size=ref.shape), dtype)
     grads_ref = jax.jit(jax.grad(lambda a, b: jnp.sum(ref_f(a, b) * g), (0, 1)))(x, w)
     grads = jax.jit(jax.grad(lambda a, b: jnp.sum(f(a, b) * g), (0, 1)))(x, w)
     for a, b in zip(grads, grads_ref):
-        np.testing.assert_allclose(a, b, rtol=1e-11, atol=1e-11)
+        np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
     tx, tw = jnp.ones_like(x), jnp.full_like(w, 0.5)
     _, t_ref = jax.jit(lambda a, b: jax.jvp(ref_f, (a, b), (tx, tw)))(x, w)
     _, t_got = jax.jit(lambda a, b: jax.jvp(f, (a, b), (tx, tw)))(x, w)
-    np.testing.assert_allclose(t_got, t_ref, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(t_got, t_ref, rtol=tol, atol=tol)
     # only the weight differentiated (the usual first layer)
     gw = jax.jit(jax.grad(lambda b: jnp.sum(f(x, b) * g)))(w)
-    np.testing.assert_allclose(gw, grads_ref[1], rtol=1e-11, atol=1e-11)
+    np.testing.assert_allclose(gw, grads_ref[1], rtol=tol, atol=tol)
 
 
 @pytest.mark.parametrize("case", NARROW_CASES)
