@@ -186,7 +186,7 @@ def _f32_product_jvp(precision, primals, tangents):
         u = lax.optimization_barrier(u.reshape((1,) + u.shape)).reshape(u.shape)
         terms.append(materialized(u.T, a))
     if not terms:
-        return y, SymbolicZero(jax.core.get_aval(y).to_tangent_aval())
+        return y, SymbolicZero(jax.typeof(y).to_tangent_aval())
     return y, functools.reduce(lax.add, terms)
 
 
