@@ -11,6 +11,7 @@ with ``dtype=bfloat16``) gets bfloat16 arithmetic on CPU. Other dtypes take ``la
 The rule is a ``custom_vjp``, so forward-mode differentiation (``ops.jvp``) of a bfloat16 product is not available;
 reverse mode and ``vmap`` are. A float32 product on the CPU states its tangent instead (a ``custom_jvp``, every
 mode and order of derivative), written so that reverse mode's weight gradient is a product YNNPACK takes.
+:func:`cast_weight` rounds a float32 weight to bfloat16 for these products.
 """
 import functools
 from typing import Callable
@@ -125,7 +126,6 @@ _bf16_product.defvjp(_bf16_product_fwd, _bf16_product_bwd)
 _mapped_product.defvjp(_mapped_product_fwd, _mapped_product_bwd)
 
 
-
 def cast_weight(w: jax.Array, dtype: jnp.dtype | type) -> jax.Array:
     """``w.astype(dtype)``, with float32 -> bfloat16 rounded on the bits on the CPU (bit-identical to ``astype``).
 
@@ -155,7 +155,6 @@ def _bf16_from_bits(x):
 @_bf16_from_bits.defjvp
 def _bf16_from_bits_jvp(primals, tangents):
     return _bf16_from_bits(primals[0]), tangents[0].astype(jnp.bfloat16)
-
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(2,))

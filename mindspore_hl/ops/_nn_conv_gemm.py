@@ -172,9 +172,9 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
         weight_rows = w.reshape(co, -1)
     else:
         weight_rows = jnp.transpose(w, (0, 2, 1)).reshape(co, -1)
-    # A product of 2-D operands: its weight gradient (contracting the positions, the leading axis of both)
-    # stays one matrix product reading dy as it is; with 4-D operands XLA canonicalised it into a transposing
-    # copy of dy with dy's producers (BatchNorm's backward) fused into that strided loop.
+    # A product of 2-D operands: its weight gradient stays one matrix product (``product``'s rules); with 4-D
+    # operands XLA canonicalised it into a transposing copy of dy with dy's producers (BatchNorm's backward) fused
+    # into that strided loop.
     plain = linear if tangent_input is None else tangent_input
     bits = copied and not plain and x.dtype == jnp.bfloat16 and default_platform() == "cpu"
     if bits and not linear:
