@@ -44,7 +44,7 @@ def product(a: jax.Array, b: jax.Array, precision: lax.Precision | None = None, 
     dtype(bfloat16)
     """
     if a.dtype == jnp.bfloat16 and b.dtype == jnp.bfloat16:
-        return _rounded_dot(a, b, _2D) if linear else _bf16_product(a, b)
+        return _rounded_dot(a, b, _2D) if linear else mapped_product(a, b, _same, _same)
     if a.dtype == jnp.float32 and b.dtype == jnp.float32 and not linear and default_platform() == "cpu":
         return _f32_product(a, b, precision)
     return lax.dot_general(a, b, _2D, precision=precision)
@@ -59,9 +59,10 @@ def mapped_product(x: jax.Array, b: jax.Array, cut: Callable[[jax.Array], jax.Ar
     ``product``'s rule the product was rounded to bfloat16 first, and XLA:CPU converted it back to float32 in every
     tap of the transposed patches (a col2im), scalar code inside the loop (ResNet50 224x224 bfloat16 on one core:
     843 -> 817 ms per step). ``cut_bits`` must state its derivative (a ``custom_jvp``) for higher derivatives
-    to keep their terms: this rule's forward saves its rows for the weight gradient.
+    to keep their terms: this rule's forward saves its rows for the weight gradient. ``product`` of two bfloat16
+    matrices is this rule with the identity for both maps.
     """
-    return _mapped_product(x, b, cut, cut_bits)
+    return _mapped_product(x, b, cut, cut_bits, x.shape)
 
 
 def _dot(a, b, dims):
@@ -72,36 +73,25 @@ def _rounded_dot(a, b, dims):
     return _dot(a, b, dims).astype(jnp.bfloat16)
 
 
-@jax.custom_vjp
-def _bf16_product(a, b):
-    return _rounded_dot(a, b, _2D)
+def _same(a):
+    return a
 
 
-def _bf16_product_fwd(a, b):
-    return _rounded_dot(a, b, _2D), (a, b)
-
-
-def _bf16_product_bwd(residuals, g):
-    a, b = residuals
-    g = g.astype(jnp.bfloat16)
-    return _rounded_dot(g, b, (((1,), (0,)), ((), ()))), _weight_gradient(g, a)  # da: (M, N) x (N, K)
-
-
-@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3))
-def _mapped_product(x, b, cut, cut_bits):
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4))
+def _mapped_product(x, b, cut, cut_bits, x_shape):
     return _rounded_dot(cut_bits(x), b, _2D)
 
 
-def _mapped_product_fwd(x, b, cut, cut_bits):
+def _mapped_product_fwd(x, b, cut, cut_bits, x_shape):
     a = cut_bits(x)
-    return _rounded_dot(a, b, _2D), (x, a, b)
+    return _rounded_dot(a, b, _2D), (a, b)
 
 
-def _mapped_product_bwd(cut, cut_bits, residuals, g):
-    x, a, b = residuals
+def _mapped_product_bwd(cut, cut_bits, x_shape, residuals, g):
+    a, b = residuals
     g = g.astype(jnp.bfloat16)
-    (dx,) = jax.linear_transpose(cut, jax.ShapeDtypeStruct(x.shape, jnp.float32))(
-        _dot(g, b, (((1,), (0,)), ((), ()))))
+    (dx,) = jax.linear_transpose(cut, jax.ShapeDtypeStruct(x_shape, jnp.float32))(
+        _dot(g, b, (((1,), (0,)), ((), ()))))  # (M, N) x (N, K), summed back through cut in float32
     return dx.astype(jnp.bfloat16), _weight_gradient(g, a)
 
 
@@ -122,7 +112,6 @@ def _weight_gradient(g, a):
     return _rounded_dot(gt, a, (((1,), (0,)), ((), ())))
 
 
-_bf16_product.defvjp(_bf16_product_fwd, _bf16_product_bwd)
 _mapped_product.defvjp(_mapped_product_fwd, _mapped_product_bwd)
 
 
