@@ -91,21 +91,49 @@ def _first_max_taps(t, first, kernel, stride, dilation, outs):
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2, 3, 4))
 def _window_max_and_first(xp, kernel, stride, dilation, outs):
-    """Each window's maximum (in ``xp``'s dtype) and the index of its first maximum, from one reduction.
+    """Each window's maximum (in ``xp``'s dtype) and the index of its first maximum.
 
-    Low-precision taps are compared in float32 (exactly converted). bfloat16 taps are cut from the 16-bit
-    patterns and widened by a shift: XLA:CPU's conversions inside the reduction's loop were scalar code
-    (bfloat16 LeNet5 steps, ``step_ab`` on 2 cores: b32 1.20 -> 1.13 ms, b256 6.73 -> 6.26 ms; ResNet50
-    unchanged). Its derivative is stated (the first maximum's tangent), so derivatives of any order see the same
-    selection: JAX cannot differentiate a reduction that carries an integer index twice.
+    One reduction over the stacked taps, except for windows that overlap in float32 on the CPU, which take a
+    running comparison (``_running_max_and_first``). Low-precision taps are compared in float32 (exactly
+    converted). bfloat16 taps are cut from the 16-bit patterns and widened by a shift: XLA:CPU's conversions
+    inside the reduction's loop were scalar code (bfloat16 LeNet5 steps, ``step_ab`` on 2 cores: b32 1.20 ->
+    1.13 ms, b256 6.73 -> 6.26 ms; ResNet50 unchanged). Its derivative is stated (the first maximum's tangent),
+    so derivatives of any order see the same selection: JAX cannot differentiate a reduction that carries an
+    integer index twice.
     """
     if xp.dtype == jnp.bfloat16:
         bits = jnp.stack(_window_taps(lax.bitcast_convert_type(xp, jnp.uint16), kernel, stride, dilation, outs))
         out, first = _max_and_first(lax.bitcast_convert_type(bits.astype(jnp.uint32) << 16, jnp.float32))
+    elif (xp.dtype != jnp.float16 and default_platform() == "cpu"
+          and not _tiles(kernel, stride, dilation, ((0, 0), (0, 0)), xp.shape[1:3], outs)):
+        out, first = _running_max_and_first(xp, kernel, stride, dilation, outs)
     else:
         stacked = jnp.stack(_window_taps(xp, kernel, stride, dilation, outs), axis=0)
         out, first = _max_and_first(stacked.astype(jnp.float32) if xp.dtype == jnp.float16 else stacked)
     return out.astype(xp.dtype), first
+
+
+def _running_max_and_first(xp, kernel, stride, dilation, outs):
+    """``_window_max_and_first`` as a running comparison over the taps, each read where it lies.
+
+    XLA:CPU copied each tap of the stacked form into a buffer of its own before reducing (ResNet50's 3x3 stem
+    pool, float32 on one core: 17 ms of a 1.24 s step, 3.7 ms this way); ResNet50 224x224 float32 steps,
+    ``step_ab`` in one process: 1232 -> 1217 ms on one core, 673 -> 666 ms on two. Where windows tile the input
+    (LeNet5's 2x2 pools) the stacked form stays: this one made LeNet5 b32 0.78 -> 0.95 ms. bfloat16 taps
+    already move as 16-bit patterns there, and gained nothing this way.
+
+    A later tap takes the window only when it is greater, or NaN over a number, so ties keep the first maximum,
+    as in the reduction. Both results come out of a conditional (``materialized``): behind an
+    ``optimization_barrier`` XLA:CPU fused the comparisons into the gradient's loop and made them again there
+    (the step got slower).
+    """
+    taps = _window_taps(xp, kernel, stride, dilation, outs)
+    out = taps[0]
+    first = jnp.zeros(out.shape, jnp.int8 if len(taps) < 128 else jnp.int32)
+    for k in range(1, len(taps)):
+        take = (taps[k] > out) | ((taps[k] != taps[k]) & (out == out))
+        out, first = jnp.where(take, taps[k], out), jnp.where(take, jnp.asarray(k, first.dtype), first)
+    return materialized((out, first), xp)
 
 
 @_window_max_and_first.defjvp

@@ -10,7 +10,7 @@ from jax import lax
 
 import mindspore_hl as ms
 from mindspore_hl import ops
-from mindspore_hl.ops._nn_pool import _max_and_first
+from mindspore_hl.ops._nn_pool import _max_and_first, _running_max_and_first
 
 CASES = [  # (kernel, stride, padding, dilation, ceil_mode, input H, W)
     (2, 2, 0, 1, False, 8, 8),       # windows tile the input (LeNet)
@@ -94,7 +94,16 @@ def test_the_first_of_tied_maxima_takes_the_gradient_as_in_mindspore(pool, want)
 # ranks), each with several columns, every column an independent case. Arbitrary trailing shapes gave nearly every
 # example a shape of its own, hence an XLA compilation of its own (~0.1 s each, most of the test's time); now at
 # most 18 shapes are compiled, once each (jit caches by shape).
-_MAX_AND_FIRST = jax.jit(_max_and_first)
+@jax.jit
+def _running_over_axis_0(x):
+    """``_running_max_and_first`` with the rows of ``x`` as the taps: one window of width len(x) per column."""
+    n, tail = x.shape[0], x.shape[1:]
+    columns = x.reshape(n, -1).T[None, :, :, None]  # (1, columns, n, 1): the taps along the width
+    value, first = _running_max_and_first(columns, (1, n), (1, 1), (1, 1), (columns.shape[1], 1))
+    return value.reshape(tail), first.reshape(tail)
+
+
+_FORMS = {"reduction": jax.jit(_max_and_first), "running comparison": _running_over_axis_0}
 _SHAPES = st.builds(lambda n, tail: (n,) + tail, st.integers(1, 9), st.sampled_from([(8,), (2, 4)]))
 nan, inf = np.nan, np.inf
 
@@ -107,12 +116,14 @@ nan, inf = np.nan, np.inf
                    [2, nan, 2, -inf, nan, inf, -1, 0],
                    [2, nan, nan, -inf, inf, inf, -inf, 0]], np.float32))
 @example(np.full((1, 2, 4), -inf, np.float32))
-def test_maximum_and_first_index_in_one_reduction_match_numpy(x):
-    # The reduction behind the pool's derivative: NumPy's max and argmax (the first NaN, else the first maximum).
-    value, first = _MAX_AND_FIRST(jnp.asarray(x))
-    assert first.dtype == jnp.int8
-    np.testing.assert_array_equal(np.asarray(first), np.argmax(x, axis=0))
-    np.testing.assert_array_equal(np.asarray(value), np.max(x, axis=0))
+def test_maximum_and_first_index_match_numpy(x):
+    # Both forms behind the pool's derivative (one reduction; a running comparison for float32 windows that overlap
+    # on the CPU): NumPy's max and argmax (the first NaN, else the first maximum).
+    for name, form in _FORMS.items():
+        value, first = form(jnp.asarray(x))
+        assert first.dtype == jnp.int8, name
+        np.testing.assert_array_equal(np.asarray(first), np.argmax(x, axis=0), err_msg=name)
+        np.testing.assert_array_equal(np.asarray(value), np.max(x, axis=0), err_msg=name)
 
 
 @pytest.mark.parametrize("case", CASES)
