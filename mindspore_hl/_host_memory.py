@@ -13,11 +13,13 @@ Synchronous dispatch costs op-by-op execution its overlap of Python with compute
 computation. So ``set_context(mode=GRAPH_MODE)`` before any computation chooses synchronous dispatch, and
 PYNATIVE_MODE keeps JAX's asynchronous default. Under synchronous dispatch a compiled step whose temporaries
 reach glibc's largest mmap threshold (32 MB) is called with its inputs ready (``runs_inline``, ``ready``), and
-malloc is tuned then, once; so is a step of >= 0.75 GFLOP, where running inline beats overlapping the host's
-per-step work with a worker thread. Smaller steps keep running asynchronously while their NumPy inputs are
-still being copied in. Measured (docs/performance.md): ResNet50 224x224 b8 1.07 -> 0.91 s per
-step, 32x32 b32 127 -> 109 ms; LeNet5 b256 3% faster, b32 unchanged. The cost: memory freed by the main thread
-stays with the process. ``MINDSPORE_HL_MALLOC=system`` leaves JAX's dispatch and glibc's malloc as they are.
+so is a step of >= 0.75 GFLOP, where running inline beats overlapping the host's per-step work with a worker
+thread; malloc is tuned at the first such step, once. Smaller steps keep running asynchronously while their
+NumPy inputs are still being copied in. Measured (docs/performance.md): ResNet50 224x224 b8 1.07 -> 0.91 s per
+step, 32x32 b32 127 -> 109 ms; LeNet5 b32 unchanged. A step inline for its arithmetic needs the tuning too: in a
+fresh process glibc mapped LeNet5 b256's 19 MB of temporaries afresh on every step (4930 page faults), and
+``Model.train`` took 11.5-13.8 ms per step instead of 6.2-6.4. The cost: memory freed by the main thread stays
+with the process. ``MINDSPORE_HL_MALLOC=system`` leaves JAX's dispatch and glibc's malloc as they are.
 """
 import ctypes
 import functools
@@ -72,8 +74,8 @@ def runs_inline(compiled_fn: Callable[[], Any]) -> bool:
     Args:
         compiled_fn: () -> the step's ``jax.stages.Compiled`` (called only under synchronous dispatch).
     Returns:
-        True under synchronous dispatch for a step whose temporaries reach 32 MB (malloc is tuned then, see the
-        module docstring) or whose arithmetic reaches 0.75 GFLOP.
+        True under synchronous dispatch for a step whose temporaries reach 32 MB or whose arithmetic reaches
+        0.75 GFLOP; malloc is tuned then (see the module docstring).
     """
     if not _inline_dispatch():
         return False
@@ -83,7 +85,10 @@ def runs_inline(compiled_fn: Callable[[], Any]) -> bool:
         return _keep_freed_memory()
     cost = compiled.cost_analysis()
     cost = cost[0] if isinstance(cost, (list, tuple)) and cost else cost  # older jax: one dict per program
-    return bool(cost) and cost.get("flops", 0.0) >= _INLINE_FLOPS
+    if not cost or cost.get("flops", 0.0) < _INLINE_FLOPS:
+        return False
+    _keep_freed_memory()  # its temporaries, under 32 MB, were mapped afresh on every step too
+    return True
 
 
 @functools.lru_cache(maxsize=None)

@@ -1,6 +1,7 @@
 """Big compiled steps keep their buffers (``mindspore_hl/_host_memory.py``): GRAPH_MODE chosen before the first
 computation gives synchronous dispatch, and a step with a 64 MB temporary then runs without page faults, through a
-GRAPH_MODE Cell call and through ``Model.train``; PYNATIVE_MODE and ``MINDSPORE_HL_MALLOC=system`` keep JAX's
+GRAPH_MODE Cell call and through ``Model.train``, as does a step inline for its arithmetic (LeNet5 at batch 256,
+19 MB of temporaries, measured first); PYNATIVE_MODE and ``MINDSPORE_HL_MALLOC=system`` keep JAX's
 asynchronous dispatch, where the same step faults its temporary in afresh on every call. Each case runs in a fresh
 process, since the dispatch mode and malloc's settings are per process."""
 import os
@@ -38,6 +39,15 @@ def faults_per_call(call, groups=5, calls=3):  # the fewest over groups: the hea
 
 
 rng = np.random.default_rng(0)
+# First, before a bigger step has tuned malloc: LeNet5 at batch 256, a step of 0.9 GFLOP whose temporaries (19 MB)
+# stay under glibc's largest mmap threshold
+from model_zoo.lenet.src import LeNet5
+mid_net = LeNet5(10)
+mid = ms.train.Model(mid_net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                     nn.Momentum(mid_net.trainable_params(), 0.01, 0.9))
+mid_batches = [(rng.normal(size=(256, 1, 32, 32)).astype(np.float32), rng.integers(0, 10, 256).astype(np.int32))] * 8
+mid_train = faults_per_call(lambda: (mid.train(1, mid_batches), mid_net.trainable_params()[0].asnumpy()), 6, 1)
+mid_inline = [e.inline for e in mid._train_runner()._cache.values()] if mid._train_runner() else []
 net = nn.SequentialCell(nn.Dense(64, 1024), nn.ReLU(), nn.Dense(1024, 1))
 model = ms.train.Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.01, 0.9))
 batches = [(rng.normal(size=(16384, 64)).astype(np.float32), rng.normal(size=(16384, 1)).astype(np.float32))] * 8
@@ -51,7 +61,8 @@ small_net = nn.Dense(64, 2)
 small = ms.train.Model(small_net, nn.MSELoss(), nn.Momentum(small_net.trainable_params(), 0.01, 0.9))
 small.train(1, [(b[0][:32], np.zeros((32, 2), np.float32)) for b in batches[:2]])
 inline = [[e.inline for e in m._train_runner()._cache.values()] if m._train_runner() else [] for m in (model, small)]
-print(jax.config.read("jax_cpu_enable_async_dispatch"), cell, train, "".join(str(inline).split()))
+print(jax.config.read("jax_cpu_enable_async_dispatch"), cell, train, "".join(str(inline).split()),
+      mid_train / len(mid_batches), "".join(str(mid_inline).split()))
 """
 
 
@@ -67,27 +78,31 @@ def _fault_size():
 
 
 _PAGES = 64 * 2 ** 20 / _fault_size()  # faults to map the 64 MB temporary afresh
+_LENET_PAGES = 16 * 2 ** 20 / _fault_size()  # at least this many for LeNet5's temporaries (19 MB)
 
 
 def _probe(mode, malloc=""):
     env = dict(os.environ, MINDSPORE_HL_MALLOC=malloc)
     out = subprocess.run([sys.executable, "-c", _PROBE, mode], env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
-    asynchronous, cell, train, inline = out.stdout.split()
-    return asynchronous == "True", float(cell), float(train), inline.strip()
+    asynchronous, cell, train, inline, lenet, lenet_inline = out.stdout.split()
+    return asynchronous == "True", float(cell), float(train), inline.strip(), float(lenet), lenet_inline
 
 
 def test_graph_mode_steps_reuse_their_buffers():
-    asynchronous, cell, train, inline = _probe("graph")
+    asynchronous, cell, train, inline, lenet, lenet_inline = _probe("graph")
     assert not asynchronous
     assert cell < 0.05 * _PAGES, (cell, _PAGES)
     assert train < 0.05 * _PAGES, (train, _PAGES)
     assert inline == "[[True],[False]]"  # Model's step runner readies the big step's inputs, not the small one's
+    # A step inline for its arithmetic keeps its buffers too: with malloc untuned, glibc mapped LeNet5's 19 MB
+    # afresh on every step (4930 faults; the step took twice as long).
+    assert lenet_inline == "[True]" and lenet < 0.05 * _LENET_PAGES, (lenet, _LENET_PAGES)
 
 
 def test_system_malloc_and_pynative_keep_asynchronous_dispatch():
-    asynchronous, cell, _, inline = _probe("graph", "system")
+    asynchronous, cell, _, inline, _, _ = _probe("graph", "system")
     assert asynchronous and inline == "[[False],[False]]"
     assert cell > 0.5 * _PAGES, (cell, _PAGES)  # glibc maps the temporary afresh on every call
-    asynchronous, _, _, inline = _probe("pynative")
+    asynchronous, _, _, inline, _, _ = _probe("pynative")
     assert asynchronous and inline == "[[],[]]"  # PYNATIVE: op-by-op calls overlap Python with compute
