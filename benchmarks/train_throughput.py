@@ -22,14 +22,17 @@ data pipeline is ``benchmarks.dataset_pipeline``'s job):
 * ``torch`` / ``torch_1t``: PyTorch eager with all cores / one thread (skipped when torch is not installed);
   ``vs_torch`` compares with the faster of the two in each round (on a busy 2-core machine one thread wins).
   They share this process with mindspore_hl (and glibc malloc as GRAPH_MODE tunes it, ``_host_memory``);
-  ``torch_own`` (column "own proc") is PyTorch with all cores in a process of its own, as users run it.
+  ``torch_own`` (column "own proc") is PyTorch with all cores in a process of its own, as users run it, and
+  ``torch_bf16_own`` (column "t-bf16 own") its autocast there: PyTorch in this process runs with the tuned malloc
+  too, which spares it the page faults it takes in a process of its own (ResNet50 224x224 float32: 750 ms per step
+  here, 980-1130 ms alone).
 
-All configurations of a case run in this process (``torch_own`` in its own), interleaved round by round (the
-order rotates, reversed every other round), because the 2-core machine is shared and absolute times drift;
-each ratio is the median over rounds of that round's ratio. Every step is compiled ahead of the timed rounds
-(its compile time is reported). ``xla_mb``: XLA's memory estimate of one compiled step (arguments + outputs +
-temporaries). ``vs_ms210``: samples/s against real MindSpore 2.10 GRAPH_MODE on this machine (figures from the
-issue, LeNet5 only). Prints one JSON line, then a table.
+All configurations of a case run in this process (``torch_own`` and ``torch_bf16_own`` in their own),
+interleaved round by round (the order rotates, reversed every other round), because the 2-core machine is shared
+and absolute times drift; each ratio is the median over rounds of that round's ratio. Every step is compiled
+ahead of the timed rounds (its compile time is reported). ``xla_mb``: XLA's memory estimate of one compiled step
+(arguments + outputs + temporaries). ``vs_ms210``: samples/s against real MindSpore 2.10 GRAPH_MODE on this
+machine (figures from the issue, LeNet5 only). Prints one JSON line, then a table.
 """
 import argparse
 import json
@@ -214,14 +217,15 @@ class TorchConfig:
 
 class TorchProcessConfig:
     """PyTorch eager with all cores in a process of its own (``_torch_worker``): PyTorch as users run it, never
-    sharing a process (or a tuned malloc) with mindspore_hl."""
+    sharing a process (or a tuned malloc) with mindspore_hl (``autocast_bf16``: under its bfloat16 autocast)."""
 
-    def __init__(self, name: str, batches: _Batches) -> None:
+    def __init__(self, name: str, batches: _Batches, autocast_bf16: bool = False) -> None:
         fd, self._path = tempfile.mkstemp(suffix=".npz")
         os.close(fd)
         np.savez(self._path, **{f"{k}{i}": a for i, b in enumerate(batches) for k, a in zip("xy", b)})  # type: ignore[arg-type]
-        self._proc = subprocess.Popen([sys.executable, "-m", "benchmarks._torch_worker", name, str(os.cpu_count()),
-                                       self._path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        worker = [sys.executable, "-m", "benchmarks._torch_worker", name, str(os.cpu_count()), self._path]
+        self._proc = subprocess.Popen(worker + (["bf16"] if autocast_bf16 else []), stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True,
                                       cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         assert self._proc.stdin is not None and self._proc.stdout is not None  # (both are pipes)
         self._in, self._out = self._proc.stdin, self._proc.stdout
@@ -275,8 +279,7 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
             cores = os.cpu_count() or 1  # (None when the count cannot be determined)
             for suffix, threads in (("", cores), ("_1t", 1)) if cores > 1 else (("", cores),):
                 built[name + suffix] = TorchConfig(net_name, batches, threads, autocast_bf16=name == "torch_bf16")
-            if name == "torch":
-                built["torch_own"] = TorchProcessConfig(net_name, batches)
+            built[name + "_own"] = TorchProcessConfig(net_name, batches, autocast_bf16=name == "torch_bf16")
         elif name == "train_one_step":
             built[name] = TrainOneStepConfig(make, batches)
         elif name == "jax_floor":
@@ -318,7 +321,7 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
         if name in ("model_bf16", "jax_floor_bf16"):
             torch_bf16 = "torch_bf16_best" if "torch_bf16_best" in times else "torch_bf16"
             fp32 = "model" if name == "model_bf16" else "jax_floor"
-            for key, ref in (("vs_fp32", fp32), ("vs_torch_bf16", torch_bf16)):
+            for key, ref in (("vs_fp32", fp32), ("vs_torch_bf16", torch_bf16), ("vs_torch_bf16_own", "torch_bf16_own")):
                 if ref in times:
                     entry[key] = round(float(np.median(np.array(times[ref]) / np.array(times[name]))), 3)
         if case in MS210_GRAPH:
@@ -330,7 +333,8 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
 def print_table(results: list[dict[str, Any]]) -> None:
     """The results of :func:`run_case` as a text table."""
     print(f"{'case':<13} {'config':<15} {'ms/step':>9} {'samples/s':>10} {'vs jax':>7} {'vs torch':>8} "
-          f"{'own proc':>8} {'vs ms2.10':>9} {'compile s':>9} {'xla MB':>7} {'vs fp32':>7} {'vs t-bf16':>9}")
+          f"{'own proc':>8} {'vs ms2.10':>9} {'compile s':>9} {'xla MB':>7} {'vs fp32':>7} {'vs t-bf16':>9} "
+          f"{'t-bf16 own':>10}")
     for res in results:
         for name, e in res["configs"].items():
             def cell(key: str, width: int, fmt: str = "{:.3f}", e: dict[str, Any] = e) -> str:
@@ -340,7 +344,7 @@ def print_table(results: list[dict[str, Any]]) -> None:
                   f"{cell('vs_jax_floor', 7)} {cell('vs_torch', 8)} {cell('vs_torch_own', 8)} "
                   f"{cell('vs_ms210', 9, '{:.1f}')} "
                   f"{e['compile_s']:>9.2f} {cell('xla_mb', 7, '{:.1f}')} {cell('vs_fp32', 7)} "
-                  f"{cell('vs_torch_bf16', 9)}")
+                  f"{cell('vs_torch_bf16', 9)} {cell('vs_torch_bf16_own', 10)}")
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
