@@ -32,7 +32,8 @@ interleaved round by round (the order rotates, reversed every other round), beca
 and absolute times drift; each ratio is the median over rounds of that round's ratio. Every step is compiled
 ahead of the timed rounds (its compile time is reported). ``xla_mb``: XLA's memory estimate of one compiled step
 (arguments + outputs + temporaries). ``vs_ms210``: samples/s against real MindSpore 2.10 GRAPH_MODE on this
-machine (figures from the issue, LeNet5 only). Prints one JSON line, then a table.
+machine (figures from the issue, LeNet5 only). Prints one JSON line (with each
+configuration's per-round times, ``rounds_ms``), then a table.
 """
 import argparse
 import json
@@ -310,7 +311,8 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
                               "rounds": rounds, "configs": {}}
     for name, cfg in built.items():
         entry = {"ms_per_step": round(med[name] * 1e3, 3), "samples_per_s": round(batch / med[name], 1),
-                 "compile_s": round(cfg.compile_s, 2), "xla_mb": cfg.xla_mb}
+                 "compile_s": round(cfg.compile_s, 2), "xla_mb": cfg.xla_mb,
+                 "rounds_ms": [round(t * 1e3, 2) for t in times[name]]}
         torch_floor = "torch_best" if "torch_best" in times else "torch"
         jax_floor = "jax_floor_bf16" if "bf16" in name and "jax_floor_bf16" in times else "jax_floor"
         for key, floor in (("vs_jax_floor", jax_floor), ("vs_torch", torch_floor),
