@@ -83,7 +83,9 @@ _LENET_PAGES = 16 * 2 ** 20 / _fault_size()  # at least this many for LeNet5's t
 
 def _probe(mode, malloc=""):
     env = dict(os.environ, MINDSPORE_HL_MALLOC=malloc)
-    out = subprocess.run([sys.executable, "-c", _PROBE, mode], env=env, capture_output=True, text=True, timeout=600)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the probe imports model_zoo from there
+    out = subprocess.run([sys.executable, "-c", _PROBE, mode], env=env, capture_output=True, text=True, timeout=600,
+                         cwd=root)
     assert out.returncode == 0, out.stderr
     asynchronous, cell, train, inline, lenet, lenet_inline = out.stdout.split()
     return asynchronous == "True", float(cell), float(train), inline.strip(), float(lenet), lenet_inline
