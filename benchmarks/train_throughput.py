@@ -25,7 +25,7 @@ data pipeline is ``benchmarks.dataset_pipeline``'s job):
   ``torch_own`` (column "own proc") is PyTorch with all cores in a process of its own, as users run it, and
   ``torch_bf16_own`` (column "t-bf16 own") its autocast there: PyTorch in this process runs with the tuned malloc
   too, which spares it the page faults it takes in a process of its own (ResNet50 224x224 float32: 750 ms per step
-  here, 980-1130 ms alone).
+  here, 820-1130 ms alone).
 
 All configurations of a case run in this process (``torch_own`` and ``torch_bf16_own`` in their own),
 interleaved round by round (the order rotates, reversed every other round), because the 2-core machine is shared

@@ -67,14 +67,23 @@ def _window_taps(xp, kernel, stride, dilation, outs):
                       (1, sh, sw, 1)) for i in range(kh) for j in range(kw)]
 
 
+def _index_dtype(taps):
+    """The first maximum's index type: int8 below 128 taps (the gradient loop read argmax's int64 slowly)."""
+    return jnp.int8 if taps < 128 else jnp.int32
+
+
+def _beats(b, a):
+    """Whether ``b`` takes a window from ``a`` that it follows: greater, or NaN over a number."""
+    return (b > a) | ((b != b) & (a == a))
+
+
 def _max_and_first(stacked):
     """(maximum, index of its first occurrence) along axis 0, in one reduction; NaN counts as the maximum."""
-    index_dtype = jnp.int8 if stacked.shape[0] < 128 else jnp.int32
+    index_dtype = _index_dtype(stacked.shape[0])
 
-    def pick(a, b):
+    def pick(a, b):  # the reduction pairs values in any order, so an equal or NaN pair goes to the lower index
         (av, ai), (bv, bi) = a, b
-        a_nan, b_nan = av != av, bv != bv
-        take = (bv > av) | (b_nan & ~a_nan) | (((bv == av) | (a_nan & b_nan)) & (bi < ai))
+        take = _beats(bv, av) | (((bv == av) | ((av != av) & (bv != bv))) & (bi < ai))
         return lax.select(take, bv, av), lax.select(take, bi, ai)
 
     index = lax.broadcasted_iota(index_dtype, stacked.shape, 0)
@@ -129,9 +138,9 @@ def _running_max_and_first(xp, kernel, stride, dilation, outs):
     """
     taps = _window_taps(xp, kernel, stride, dilation, outs)
     out = taps[0]
-    first = jnp.zeros(out.shape, jnp.int8 if len(taps) < 128 else jnp.int32)
+    first = jnp.zeros(out.shape, _index_dtype(len(taps)))
     for k in range(1, len(taps)):
-        take = (taps[k] > out) | ((taps[k] != taps[k]) & (out == out))
+        take = _beats(taps[k], out)
         out, first = jnp.where(take, taps[k], out), jnp.where(take, jnp.asarray(k, first.dtype), first)
     return materialized((out, first), xp)
 
