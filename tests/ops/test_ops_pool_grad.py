@@ -163,7 +163,7 @@ def test_a_low_precision_cotangent_reaches_overlapping_taps_in_a_buffer_of_its_o
         return jnp.sum((y * y + y).astype(jnp.float32))  # a cotangent with element-wise producers
 
     hlo = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
-    assert ("conditional(" in hlo) == kept
+    assert ("conditional(" in hlo) == (kept and jax.default_backend() == "cpu")  # a GPU keeps XLA's fused form
 
 
 def test_bfloat16_taps_widened_from_their_bits_keep_special_values():
