@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 from ..common import seed
 
-__all__ = ["parse_hlo", "cell_of", "jaxpr_flops", "analyse_step"]
+__all__ = ["parse_hlo", "kernel_names", "cell_of", "jaxpr_flops", "compile_step", "analyse_step"]
 
 _INSTR = re.compile(r"^\s*(?:ROOT\s+)?%?([\w.\-]+) = (?:\(.*?\)|\S+) ([\w\-]+)\(")
 _META = re.compile(r'op_name="([^"]*)"')
@@ -31,6 +31,16 @@ _TRANSFORMS = {"jvp", "transpose", "vmap", "remat", "checkpoint", "pmap", "shard
 
 
 _OPERAND = re.compile(r"%([\w.\-]+)")
+
+
+def kernel_names(instructions: dict) -> dict:
+    """``{kernel name: instruction name}``: XLA:GPU names a fusion's kernel after its instruction, with ``.`` and
+    ``-`` written ``_`` (``loop_add_fusion.1`` runs as ``loop_add_fusion_1``).
+
+    >>> kernel_names({"loop_add_fusion.1": ("fusion", "")})
+    {'loop_add_fusion_1': 'loop_add_fusion.1'}
+    """
+    return {name.replace(".", "_").replace("-", "_"): name for name in instructions}
 
 
 def parse_hlo(text: str) -> dict:
@@ -164,15 +174,25 @@ def jaxpr_flops(closed_jaxpr: jax.extend.core.ClosedJaxpr) -> dict:
     return out
 
 
+def _step_inputs(runner):
+    """A StepRunner's state (as shapes) and random key, as its compiled step takes them."""
+    state = tuple(jax.ShapeDtypeStruct(p._value.shape, p._value.dtype) for p in runner.params)
+    return state, runner.rng if runner.rng is not None else seed.global_key()
+
+
+def compile_step(runner: Any, entry: Any, cols: Sequence[jax.ShapeDtypeStruct]) -> Any:
+    """The compiled executable of one step of a StepRunner (a cache hit of the one the step ran)."""
+    return entry.lower(*_step_inputs(runner), list(cols)).compile()
+
+
 def analyse_step(runner: Any, entry: Any, cols: Sequence[jax.ShapeDtypeStruct], sink: bool = False) -> dict:
     """HLO instructions, cost and memory analysis, and per-Cell FLOPs of one compiled step of a StepRunner.
 
     Lowering again is a cache hit of the executable the step already ran; the jaxpr is traced once more. A sink
     entry (a scan of steps over stacked batches) counts the FLOPs of one step times the number of steps.
     """
-    state = tuple(jax.ShapeDtypeStruct(p._value.shape, p._value.dtype) for p in runner.params)
-    rng = runner.rng if runner.rng is not None else seed.global_key()
-    compiled = entry.lower(state, rng, list(cols)).compile()
+    compiled = compile_step(runner, entry, cols)
+    state, rng = _step_inputs(runner)
     cost = compiled.cost_analysis()
     cost = cost[0] if isinstance(cost, (list, tuple)) and cost else (cost or {})
     mem = compiled.memory_analysis()
@@ -189,6 +209,8 @@ def analyse_step(runner: Any, entry: Any, cols: Sequence[jax.ShapeDtypeStruct], 
     flops = jaxpr_flops(jax.make_jaxpr(runner._pure_step())(state, rng, one))
     if sink and cols:
         flops = {k: v * cols[0].shape[0] for k, v in flops.items()}
-    return {"module": head.group(1) if head else "", "instructions": parse_hlo(text),
+    instructions = parse_hlo(text)
+    return {"module": head.group(1) if head else "", "instructions": instructions,
+            "kernels": kernel_names(instructions),
             "flops": float(cost.get("flops", 0.0)), "bytes_accessed": float(cost.get("bytes accessed", 0.0)),
             "memory": memory, "cell_flops": flops}

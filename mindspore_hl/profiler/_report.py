@@ -24,12 +24,27 @@ __all__ = ["write_session", "load_summary", "SUMMARY"]
 SUMMARY = "profiler_summary.json"
 NO_CELL = "(no Cell)"
 SINK_LOOP = "(sink loop)"
+CUDA_GRAPH = "command_buffer"  # XLA:GPU's name for the CUDA graphs it runs (no instruction of the HLO text)
+
+
+def _instruction(op, a):
+    """The name of the HLO instruction of analysis ``a`` that an op event ran.
+
+    On the CPU that is the event's ``hlo_op``. A GPU kernel inside a CUDA graph names the graph as its ``hlo_op``
+    and its fusion in the event's name, as XLA:GPU names kernels (``.`` and ``-`` written ``_``); None for work
+    of the graph that no instruction stands for (its copies)."""
+    found = a.get("kernels", {}).get(op["kernel"])
+    if found is not None:
+        return found
+    if op["op"].startswith(CUDA_GRAPH) and op["op"] not in a["instructions"]:
+        return None
+    return op["op"]
 
 
 def _match_analysis(run, analyses):
     """The compiled step whose HLO holds every op of this execution (module names alone repeat: jit_step)."""
-    names = {op["op"] for op in run["ops"]}
     for a in analyses:
+        names = {_instruction(op, a) for op in run["ops"]} - {None}
         if a["module"] == run["module"] and names <= a["instructions"].keys():
             return a
     return None
@@ -111,19 +126,21 @@ def _op_tables(trace, analyses, windows, side):
             continue
         a = _match_analysis(run, analyses)
         if a is not None:   # a while loop's span holds its body's ops: count those, not the loop as well
-            run = dict(run, ops=[o for o in run["ops"] if a["instructions"].get(o["op"], ("",))[0] not in CONTAINERS])
+            run = dict(run, ops=[o for o in run["ops"]
+                                 if a["instructions"].get(_instruction(o, a), ("",))[0] not in CONTAINERS])
         wall = _wall_times(run)
         for op in run["ops"]:
-            opcode, meta = a["instructions"].get(op["op"], ("", "")) if a else ("", "")
-            prim = meta.rsplit("/", 1)[-1] if meta else (opcode or op["op"].split(".")[0])
+            name = (_instruction(op, a) if a else None) or op["op"]
+            opcode, meta = a["instructions"].get(name, ("", "")) if a else ("", "")
+            prim = meta.rsplit("/", 1)[-1] if meta else (opcode or name.split(".")[0])
             cell, backward = cell_of(meta) if meta else ("", False)
             if not cell and "/while/" in meta:
                 cell = SINK_LOOP   # a sink's scan slicing the stacked batches: the loop's own work
-            key = (op["module"], op["op"])
+            key = (op["module"], name)
             row = detail.get(key)
             if row is None:
                 row = detail[key] = {"op_side": side, "op_type": prim,
-                                     "op_name": op["op"], "full_op_name": meta or op["op"], "module": op["module"],
+                                     "op_name": name, "full_op_name": meta or name, "module": op["module"],
                                      "cell": cell or NO_CELL, "backward": backward, "op_occurrences": 0,
                                      "op_total_time(ms)": 0.0, "wall_time(ms)": 0.0}
             row["op_occurrences"] += 1

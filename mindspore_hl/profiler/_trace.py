@@ -1,8 +1,14 @@
 """Reading the Chrome trace that ``jax.profiler`` writes (``plugins/profile/<run>/<host>.trace.json.gz``).
 
 XLA's CPU and GPU runtimes emit one complete event per executed HLO instruction, with ``args.hlo_module``
-(``jit_<function>``), ``args.hlo_op`` and ``args.run_id`` (one id per execution of a module); the profiler's
-own steps are ``ProfilerStep#<n>`` spans (from :meth:`profile.step`) on the calling thread.
+(``jit_<function>``) and ``args.hlo_op``; the profiler's own steps are ``ProfilerStep#<n>`` spans (from
+:meth:`profile.step`) on the calling thread.
+
+On the CPU each op event carries ``args.run_id``, one id per execution of a module. A GPU's kernel events do not:
+they carry the ``correlation_id`` of the host call that launched them (``cuGraphLaunch``, ``cuLaunchKernel``), and
+that call lies inside the host's span of the execution (``CommonPjRtLoadedExecutable::Execute (jit_step)``), which
+carries the ``run_id``. Kernels that XLA:GPU runs inside a CUDA graph name the graph (``command_buffer_1``) as
+their ``hlo_op`` and the fusion itself as the event's name (``loop_add_fusion_1`` for ``loop_add_fusion.1``).
 """
 
 from __future__ import annotations
@@ -29,6 +35,16 @@ def load_events(path: str) -> list:
     return data.get("traceEvents", []) if isinstance(data, dict) else data
 
 
+def _launching_run(executions: list, launched: float | None, module: str) -> Any:
+    """The run id of the execution of ``module`` whose host span holds the launch at ``launched`` (the latest to
+    start, should spans nest); "" where none does."""
+    if launched is None:
+        return ""
+    holding = [run for start, end, run, name in executions
+               if start <= launched <= end and (name is None or name == module)]
+    return holding[-1] if holding else ""
+
+
 class Trace:
     """XLA op events grouped by execution (``runs``) and the profiler's step spans, times in microseconds."""
 
@@ -39,6 +55,8 @@ class Trace:
         self.host_spans = []  # (name, start, end): the profiler's data and callback spans
         self.thread_names = {}
         self.events = events
+        executions: list[tuple[float, float, Any, Any]] = []  # (start, end, run id, module) per execution (GPUs)
+        launches: dict[Any, float] = {}  # correlation id -> when the host launched it (GPUs)
         for e in events:
             if e.get("ph") == "M" and e.get("name") == "thread_name":
                 self.thread_names[e.get("tid")] = e.get("args", {}).get("name", "")
@@ -56,10 +74,19 @@ class Trace:
                 self.host_spans.append((name, float(e["ts"]), float(e["ts"]) + float(e.get("dur", 0.0))))
                 continue
             if "hlo_module" not in args or "hlo_op" not in args:
+                if "run_id" in args:
+                    executions.append((float(e["ts"]), float(e["ts"]) + float(e.get("dur", 0.0)), args["run_id"],
+                                       args.get("name")))
+                elif "correlation_id" in args:  # the host's call, or a copy on the device after it: the first
+                    launches[args["correlation_id"]] = min(float(e["ts"]), launches.get(args["correlation_id"], 1e300))
                 continue
-            op = {"module": args["hlo_module"], "op": args["hlo_op"], "run": args.get("run_id", ""),
-                  "ts": float(e["ts"]), "dur": float(e.get("dur", 0.0)), "tid": e.get("tid")}
-            self.ops.append(op)
+            self.ops.append({"module": args["hlo_module"], "op": args["hlo_op"], "kernel": name,
+                             "run": args.get("run_id"), "correlation": args.get("correlation_id"),
+                             "ts": float(e["ts"]), "dur": float(e.get("dur", 0.0)), "tid": e.get("tid")})
+        executions.sort()
+        for op in self.ops:
+            if op["run"] is None:
+                op["run"] = _launching_run(executions, launches.get(op["correlation"]), op["module"])
             run = self.runs.get((op["module"], op["run"]))
             if run is None:
                 run = self.runs[(op["module"], op["run"])] = {"module": op["module"], "start": op["ts"],

@@ -8,6 +8,7 @@ import logging
 import os
 import pathlib
 
+import jax
 import numpy as np
 import pytest
 
@@ -104,8 +105,12 @@ def test_steps_cells_and_flops(lenet_profile):
     assert conv2["flops"] >= 3 * 2 * 8 * 16 * 100 * 150
     (module,) = [m for m in s["modules"] if m["module"] == s["main_module"]]
     assert module["memory"]["peak_bytes"] > 0
-    # the per-Cell counts (from the step's jaxpr) against XLA's own cost analysis of the compiled step
-    assert sum(c["flops"] for c in cells.values()) == pytest.approx(module["flops"], rel=0.25)
+    # the per-Cell counts (from the step's jaxpr) against XLA's own cost analysis of the compiled step, which on a
+    # GPU leaves out the convolutions cuDNN runs
+    if jax.default_backend() == "cpu":
+        assert sum(c["flops"] for c in cells.values()) == pytest.approx(module["flops"], rel=0.25)
+    else:
+        assert 0 < module["flops"] < sum(c["flops"] for c in cells.values())
     assert s["step_gflops_per_s"] > 0
     assert s["memory"] and all(m["device_bytes"] > 0 for m in s["memory"])
 
