@@ -13,6 +13,7 @@ their ``hlo_op`` and the fusion itself as the event's name (``loop_add_fusion_1`
 
 from __future__ import annotations
 
+import bisect
 import glob
 import gzip
 import json
@@ -35,14 +36,16 @@ def load_events(path: str) -> list:
     return data.get("traceEvents", []) if isinstance(data, dict) else data
 
 
-def _launching_run(executions: list, launched: float | None, module: str) -> Any:
+def _launching_run(executions: list, starts: list, launched: float | None, module: str) -> Any:
     """The run id of the execution of ``module`` whose host span holds the launch at ``launched`` (the latest to
-    start, should spans nest); "" where none does."""
+    start, should spans nest); "" where none does. ``executions`` are sorted by start, ``starts`` their starts."""
     if launched is None:
         return ""
-    holding = [run for start, end, run, name in executions
-               if start <= launched <= end and (name is None or name == module)]
-    return holding[-1] if holding else ""
+    for i in range(bisect.bisect_right(starts, launched) - 1, -1, -1):
+        _, end, run, name = executions[i]
+        if launched <= end and (name is None or name == module):
+            return run
+    return ""
 
 
 class Trace:
@@ -77,16 +80,18 @@ class Trace:
                 if "run_id" in args:
                     executions.append((float(e["ts"]), float(e["ts"]) + float(e.get("dur", 0.0)), args["run_id"],
                                        args.get("name")))
-                elif "correlation_id" in args:  # the host's call, or a copy on the device after it: the first
-                    launches[args["correlation_id"]] = min(float(e["ts"]), launches.get(args["correlation_id"], 1e300))
+                elif "correlation_id" in args:  # the host's call, and a device copy of that id after it
+                    corr = args["correlation_id"]
+                    launches[corr] = min(float(e["ts"]), launches.get(corr, float("inf")))
                 continue
             self.ops.append({"module": args["hlo_module"], "op": args["hlo_op"], "kernel": name,
                              "run": args.get("run_id"), "correlation": args.get("correlation_id"),
                              "ts": float(e["ts"]), "dur": float(e.get("dur", 0.0)), "tid": e.get("tid")})
         executions.sort()
+        starts = [x[0] for x in executions]
         for op in self.ops:
             if op["run"] is None:
-                op["run"] = _launching_run(executions, launches.get(op["correlation"]), op["module"])
+                op["run"] = _launching_run(executions, starts, launches.get(op["correlation"]), op["module"])
             run = self.runs.get((op["module"], op["run"]))
             if run is None:
                 run = self.runs[(op["module"], op["run"])] = {"module": op["module"], "start": op["ts"],
