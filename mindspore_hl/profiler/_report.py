@@ -33,7 +33,7 @@ def _instruction(op, a):
     On the CPU that is the event's ``hlo_op``. A GPU kernel inside a CUDA graph names the graph as its ``hlo_op``
     and its fusion in the event's name, as XLA:GPU names kernels (``.`` and ``-`` written ``_``); None for work
     of the graph that no instruction stands for (its copies)."""
-    found = a.get("kernels", {}).get(op["kernel"])
+    found = a["kernels"].get(op["kernel"])
     if found is not None:
         return found
     if op["op"].startswith(CUDA_GRAPH) and op["op"] not in a["instructions"]:
