@@ -11,6 +11,7 @@ import jax.numpy as jnp
 
 from ..common import dtype as mstype
 from ..common import seed
+from ..common._device_arrays import default_platform
 from ..common.tensor import Tensor
 from ._core import check, op
 from ._lowp import product
@@ -39,8 +40,26 @@ __all__ = ["relu", "relu6", "leaky_relu", "gelu", "silu", "sigmoid", "tanh", "so
 
 @op("relu")
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
-    """max(x, 0). ``inplace`` is accepted for MindSpore 2.10 compatibility (the result is a new Tensor)."""
+    """max(x, 0). ``inplace`` is accepted for MindSpore 2.10 compatibility (the result is a new Tensor).
+
+    >>> from mindspore_hl import Tensor, ops
+    >>> ops.relu(Tensor([-1.0, 0.0, 2.5])).asnumpy().tolist()
+    [0.0, 0.0, 2.5]
+    """
+    if input.ndim == 4 and default_platform() == "cpu":
+        return _relu_channels_last(input)
     return jax.nn.relu(input)
+
+
+@jax.jit
+def _relu_channels_last(x):
+    # An (N, C, H, W) activation is computed channels-last, as the convolutions and BatchNorm on either side of
+    # it are. In a compiled step the transposes cancel either way, but XLA:CPU's simplifier cancels them one
+    # residual block per pass along a chain of "bn(conv(x)) + x, relu"; in bfloat16 every element-wise op
+    # brings two conversions, the simplifier stops before reaching the network's middle, and those blocks' ReLU
+    # backwards then write a physical NCHW copy that the next layers transpose back (ResNet50 224x224 bfloat16
+    # on one core 889 -> 856 ms per step; float32 and LeNet5 compile to the same program either way).
+    return jnp.moveaxis(jax.nn.relu(jnp.moveaxis(x, 1, -1)), -1, 1)
 
 
 @op("relu6")

@@ -1,6 +1,7 @@
 """Training-mode batch_norm's written-out derivative (``ops/_nn_norm.py:_normalize_batch``) against autodiff of
 the textbook formula in float64: forward mode (``ops.jvp``), reverse mode, second order, and the statistics'
-precision when the activations sit far from zero; and that a compiled training step keeps BatchNorm channels-last."""
+precision when the activations sit far from zero; and that a compiled training step keeps its activations
+channels-last around BatchNorm, and along a chain of residual blocks (``ops.relu``'s channels-last form)."""
 import re
 
 import jax
@@ -112,16 +113,36 @@ class _ConvBN(ms.nn.Cell):
         return self.fc(self.flat(self.pool(y)))
 
 
-@pytest.mark.host_cpu
-@pytest.mark.parametrize("amp", [None, ms.bfloat16])
-def test_a_training_step_keeps_activations_channels_last(amp):
-    """Convolutions and BatchNorm compute channels-last and their transposes cancel when compiled: no activation
-    is copied into a physical NCHW layout, in float32 or under O2 bfloat16. In bfloat16 this once failed: XLA:CPU
-    transposes bfloat16 arrays in float32 between conversions, the two transposes could not cancel, and
-    BatchNorm's statistics read an NCHW copy of every convolution's output."""
+class _Residual(ms.nn.Cell):
+    """``relu(bn(conv1x1(x)) + x)``: a residual block's shape without its inner layers."""
+
+    def __init__(self, c):
+        super().__init__()
+        self.conv, self.bn, self.relu = ms.nn.Conv2d(c, c, 1, has_bias=False), ms.nn.BatchNorm2d(c), ms.nn.ReLU()
+
+    def construct(self, x):
+        return self.relu(self.bn(self.conv(x)) + x)
+
+
+class _ResidualChain(ms.nn.Cell):
+    """A 1x1 convolution stem with BatchNorm and ReLU, ``blocks`` residual blocks, then a classifier."""
+
+    def __init__(self, c, blocks):
+        super().__init__()
+        nn = ms.nn
+        self.conv, self.bn, self.relu = nn.Conv2d(c, c, 1, has_bias=False), nn.BatchNorm2d(c), nn.ReLU()
+        self.blocks = nn.SequentialCell([_Residual(c) for _ in range(blocks)])
+        self.pool, self.flat, self.fc = nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dense(c, 4)
+
+    def construct(self, x):
+        y = self.blocks(self.relu(self.bn(self.conv(x))))
+        return self.fc(self.flat(self.pool(y)))
+
+
+def _nchw_activations(net, amp, n, c, hw):
+    """The instructions of ``net``'s compiled training step (under O2 ``amp`` when given) that write an (n, c,
+    hw, hw) activation in a physical NCHW layout, other than the input and its cast."""
     ms.set_context(mode=ms.GRAPH_MODE)
-    n, c, hw = 8, 64, 56  # large enough for XLA to hand the statistics to YNNPACK
-    net = _ConvBN(c)
     if amp is not None:
         net = auto_mixed_precision(net, "O2", dtype=amp)
     loss = ms.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
@@ -132,7 +153,27 @@ def test_a_training_step_keeps_activations_channels_last(amp):
     hlo = step.lower(x, y).compile().as_text()
     body = hlo[hlo.index("\nENTRY"):]
     params = set(re.findall(r"%(\S+) = \S+ parameter\(", body))
-    nchw = [name for name, operands in
+    return [name for name, operands in
             re.findall(rf"^\s*(?:ROOT )?%(\S+) = \w+\[{n},{c},{hw},{hw}\]\{{3,2,1,0\}} \w+\((.*?)\)", body, re.M)
-            if not set(re.findall(r"%([\w.\-]+)", operands)) <= params]  # (the input and its cast are NCHW)
-    assert nchw == []
+            if not set(re.findall(r"%([\w.\-]+)", operands)) <= params]
+
+
+@pytest.mark.host_cpu
+@pytest.mark.parametrize("amp", [None, ms.bfloat16])
+def test_a_training_step_keeps_activations_channels_last(amp):
+    """Convolutions and BatchNorm compute channels-last and their transposes cancel when compiled: no activation
+    is copied into a physical NCHW layout, in float32 or under O2 bfloat16. In bfloat16 this once failed: XLA:CPU
+    transposes bfloat16 arrays in float32 between conversions, the two transposes could not cancel, and
+    BatchNorm's statistics read an NCHW copy of every convolution's output."""
+    # 8x64x56x56: large enough for XLA to hand the statistics to YNNPACK
+    assert _nchw_activations(_ConvBN(64), amp, 8, 64, 56) == []
+
+
+@pytest.mark.host_cpu
+@pytest.mark.parametrize("amp", [None, ms.bfloat16])
+def test_a_residual_chain_keeps_activations_channels_last(amp):
+    """Eight residual blocks in a row stay channels-last too. In bfloat16 this once failed: with ReLU computed on
+    the NCHW view, XLA:CPU's simplifier cancelled the layout transposes one block per pass from the loss
+    backwards, stopped before the first blocks, and their ReLU backwards wrote NCHW copies (11 here; the three
+    middle blocks of ResNet50's layer3)."""
+    assert _nchw_activations(_ResidualChain(64, 8), amp, 8, 64, 14) == []
