@@ -21,6 +21,7 @@ from .._engine._precision import conv_precision
 from ..common.tensor import Tensor
 from ._core import check, op
 from ._lowp import cast_weight
+from ._nn_conv_depthwise import conv_depthwise, depthwise_suits
 from ._nn_conv_gemm import conv_gemm, conv_xla, gemm_suits
 from ._nn_conv_narrow import conv_narrow, narrow_suits
 
@@ -98,9 +99,12 @@ def conv_nhwc(x: jax.Array, w: jax.Array, stride: tuple[int, ...], pads: Sequenc
 
     Shapes XLA:CPU's convolution is slow at are computed in other forms: 1x1 kernels and tiny outputs as
     matrix products on the CPU (``_nn_conv_gemm``), few input channels with a blocked width on every platform
-    (``_nn_conv_narrow``; on an H100 too, where LeNet5's step is 1.4-1.5x faster with them than with XLA:GPU's).
+    (``_nn_conv_narrow``; on an H100 too, where LeNet5's step is 1.4-1.5x faster with them than with XLA:GPU's),
+    depthwise convolutions on the CPU as shifted views (``_nn_conv_depthwise``).
     """
     w = cast_weight(w, x.dtype)
+    if depthwise_suits(x.shape, w.shape, groups):
+        return conv_depthwise(x, w, stride, pads, dilation)
     if gemm_suits(x.shape, w.shape, stride, pads, dilation, groups, x.dtype):
         return conv_gemm(x, w, stride, pads, dilation)
     if narrow_suits(w.shape, groups):

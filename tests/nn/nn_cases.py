@@ -44,6 +44,8 @@ def make_inputs(rng, case):
             v = rng.uniform(0.5, 2.0, shape).astype(np.float32)
         elif kind == "pm1":
             v = np.where(rng.random(shape) < 0.5, -1.0, 1.0).astype(np.float32)
+        elif kind == "kinks6":  # ReLU/ReLU6's kinks exactly, where their gradients are a convention
+            v = rng.choice(np.array([-1.0, 0.0, 2.5, 6.0, 7.5], np.float32), shape)
         elif kind.startswith("oh"):
             k = int(kind[2:])
             v = np.eye(k, dtype=np.float32)[rng.integers(0, k, shape[:-1])]
@@ -76,6 +78,7 @@ CASES = [
     # activations
     _c("ELU", X4), _c("CELU", X4, {"alpha": 2.0}),
     _c("SeLU", X4, grad=False),  # MindSpore 2.10 CPU's SeLU gradient is wrong for x < 0
+    _c("ReLU6", [["x", [2, 3, 4, 5], "kinks6"]], tag="kinks"), _c("ReLU", [["x", [2, 3, 4, 5], "kinks6"]], tag="kinks"),
     _c("HSwish", [["x", [2, 3, 4], "n"]]), _c("HSigmoid", X4), _c("Mish", X4),
     _c("Softsign", X4), _c("Hardtanh", X4, {"min_val": -0.5, "max_val": 0.7}), _c("LogSigmoid", X4),
     _c("HShrink", X4, {"lambd": 0.3}), _c("SoftShrink", X4, {"lambd": 0.3}), _c("Tanhshrink", X4),

@@ -1,4 +1,5 @@
-"""The other convolution forms (``ops/_nn_conv_gemm.py``, ``ops/_nn_conv_narrow.py``) equal XLA's, with derivatives."""
+"""The other convolution forms (``ops/_nn_conv_gemm.py``, ``ops/_nn_conv_narrow.py``, ``ops/_nn_conv_depthwise.py``)
+equal XLA's, with derivatives."""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -10,6 +11,8 @@ from jax import lax
 import mindspore_hl as ms  # (x64 on, as in every use)
 from mindspore_hl import ops
 from mindspore_hl.ops import _nn_conv_gemm
+from mindspore_hl.ops import _nn_conv_depthwise
+from mindspore_hl.ops._nn_conv_depthwise import conv_depthwise, depthwise_suits
 from mindspore_hl.ops._nn_conv_gemm import _live, conv_gemm, gemm_suits
 from mindspore_hl.ops._nn_conv_narrow import _block, _blockable, conv_narrow, narrow_suits
 
@@ -28,9 +31,9 @@ CASES = [  # (N, H, W, Ci, Co, (kh, kw), stride, pads, dilation)
 ]
 
 
-def _reference(x, w, stride, pads, dilation):
+def _reference(x, w, stride, pads, dilation, groups=1):
     return lax.conv_general_dilated(x, w, stride, pads, rhs_dilation=dilation,
-                                    dimension_numbers=("NHWC", "OIHW", "NHWC"))
+                                    dimension_numbers=("NHWC", "OIHW", "NHWC"), feature_group_count=groups)
 
 
 NARROW_CASES = [
@@ -48,24 +51,24 @@ NARROW_CASES = [
 @pytest.mark.parametrize("dtype", [jnp.float64, jnp.float32])  # (float32 products have a rule of their own)
 @pytest.mark.parametrize("impl,case", [(conv_gemm, c) for c in CASES] + [(conv_narrow, c) for c in NARROW_CASES])
 def test_values_gradients_and_forward_mode_match_xla(impl, case, dtype):
-    # Each check runs as one jitted program: the forms are written for jit (every use compiles them), and run
-    # eagerly every small op of them (a narrow form has hundreds) was compiled on its own, seconds per case.
     n, h, wd, ci, co, k, stride, pads, dilation = case
-    tol = 1e-11 if dtype == jnp.float64 else 2e-5
     rng = np.random.default_rng(0)
     x = jnp.asarray(rng.normal(size=(n, h, wd, ci)), dtype)
     w = jnp.asarray(rng.normal(size=(co, ci) + k), dtype)
+    _assert_matches_xla(lambda a, b: impl(a, b, stride, pads, dilation),
+                        lambda a, b: _reference(a, b, stride, pads, dilation), x, w, rng)
 
-    def ref_f(a, b):
-        return _reference(a, b, stride, pads, dilation)
 
-    def f(a, b):
-        return impl(a, b, stride, pads, dilation)
+def _assert_matches_xla(f, ref_f, x, w, rng):
+    """``f(x, w)`` equals ``ref_f(x, w)`` with both gradients, forward mode, and the weight gradient alone.
 
+    Each check runs as one jitted program: the forms are written for jit (every use compiles them), and run
+    eagerly every small op of them (a narrow form has hundreds) was compiled on its own, seconds per case."""
+    tol = 1e-11 if x.dtype == jnp.float64 else 2e-5
     ref = jax.jit(ref_f)(x, w)
     got = jax.jit(f)(x, w)
     np.testing.assert_allclose(got, ref, rtol=tol, atol=tol)
-    g = jnp.asarray(rng.normal(size=ref.shape), dtype)
+    g = jnp.asarray(rng.normal(size=ref.shape), x.dtype)
     grads_ref = jax.jit(jax.grad(lambda a, b: jnp.sum(ref_f(a, b) * g), (0, 1)))(x, w)
     grads = jax.jit(jax.grad(lambda a, b: jnp.sum(f(a, b) * g), (0, 1)))(x, w)
     for a, b in zip(grads, grads_ref):
@@ -77,6 +80,78 @@ def test_values_gradients_and_forward_mode_match_xla(impl, case, dtype):
     # only the weight differentiated (the usual first layer)
     gw = jax.jit(jax.grad(lambda b: jnp.sum(f(x, b) * g)))(w)
     np.testing.assert_allclose(gw, grads_ref[1], rtol=tol, atol=tol)
+
+
+DEPTHWISE_CASES = [  # (N, H, W, C, channel multiplier, (kh, kw), stride, pads, dilation)
+    (2, 9, 9, 4, 1, (3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1)),      # MobileNetV2's stride-1 layers
+    (2, 10, 9, 3, 1, (3, 3), (2, 2), ((1, 1), (1, 1)), (1, 1)),     # its stride-2 layers, odd width
+    (2, 8, 8, 3, 2, (3, 3), (2, 2), ((0, 1), (0, 1)), (1, 1)),      # 'same' at stride 2, two filters per channel
+    (1, 11, 12, 2, 3, (5, 3), (1, 2), ((2, 1), (0, 3)), (2, 1)),    # dilation, uneven pads, a rectangular kernel
+    (2, 2, 2, 5, 1, (3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1)),      # a map smaller than the kernel
+    (2, 6, 5, 3, 1, (1, 1), (2, 2), ((0, 0), (0, 0)), (1, 1)),      # a 1x1 kernel
+]
+
+
+@pytest.mark.parametrize("dtype", [jnp.float64, jnp.float32])
+@pytest.mark.parametrize("case", DEPTHWISE_CASES)
+def test_depthwise_values_gradients_and_forward_mode_match_xla(case, dtype):
+    n, h, wd, c, m, k, stride, pads, dilation = case
+    rng = np.random.default_rng(1)
+    x = jnp.asarray(rng.normal(size=(n, h, wd, c)), dtype)
+    w = jnp.asarray(rng.normal(size=(c * m, 1) + k), dtype)
+    _assert_matches_xla(lambda a, b: conv_depthwise(a, b, stride, pads, dilation),
+                        lambda a, b: _reference(a, b, stride, pads, dilation, groups=c), x, w, rng)
+
+
+@pytest.mark.parametrize("case", DEPTHWISE_CASES[:3])
+def test_depthwise_bfloat16_rounds_the_float32_sum_once(case):
+    """In bfloat16 every output is the float32 convolution of the same operands rounded once (XLA's own bfloat16
+    convolution computes in float32 too), to within one bfloat16 step of that sum's last bit; the gradients are the
+    float32 gradients to bfloat16 precision."""
+    n, h, wd, c, m, k, stride, pads, dilation = case
+    rng = np.random.default_rng(2)
+    x = jnp.asarray(rng.normal(size=(n, h, wd, c)), jnp.bfloat16)
+    w = jnp.asarray(rng.normal(size=(c * m, 1) + k), jnp.bfloat16)
+    got = jax.jit(lambda a, b: conv_depthwise(a, b, stride, pads, dilation))(x, w)
+    want = _reference(x.astype(jnp.float32), w.astype(jnp.float32), stride, pads, dilation, groups=c)
+    assert got.dtype == jnp.bfloat16
+    step = np.abs(np.asarray(want)) * 2.0 ** -8 + 1e-30
+    assert np.all(np.abs(np.asarray(got, np.float32) - np.asarray(want)) <= step)
+
+    def loss(a, b):
+        return jnp.sum(conv_depthwise(a, b, stride, pads, dilation).astype(jnp.float32) ** 2)
+
+    grads = jax.jit(jax.grad(loss, (0, 1)))(x, w)
+    ref = jax.jit(jax.grad(loss, (0, 1)))(x.astype(jnp.float32), w.astype(jnp.float32))
+    for a, b in zip(grads, ref):
+        assert a.dtype == jnp.bfloat16
+        np.testing.assert_allclose(np.asarray(a, np.float32), b, atol=3e-2 * float(jnp.abs(b).max()))
+
+
+def test_depthwise_through_conv2d_and_its_second_derivative():
+    """``ops.conv2d`` with one input channel per group takes the depthwise form on the CPU (symbolic batch and an
+    empty batch included), and its second derivative is XLA's."""
+    rng = np.random.default_rng(3)
+    x, w = rng.normal(size=(2, 6, 7, 7)), rng.normal(size=(6, 1, 3, 3))
+    got = ops.conv2d(ms.Tensor(x), ms.Tensor(w), pad_mode="pad", padding=1, stride=2, groups=6).asnumpy()
+    want = _reference(jnp.transpose(x, (0, 2, 3, 1)), w, (2, 2), ((1, 1), (1, 1)), (1, 1), groups=6)
+    np.testing.assert_allclose(got, np.transpose(want, (0, 3, 1, 2)), rtol=1e-11, atol=1e-11)
+    xs = jax.ShapeDtypeStruct(jax.export.symbolic_shape("b, 7, 7, 6"), jnp.float32)
+    w32 = jnp.asarray(w, jnp.float32)
+    exported = jax.export.export(jax.jit(lambda a: conv_depthwise(a, w32, (1, 1), ((1, 1),) * 2, (1, 1))))(xs)
+    a = jnp.asarray(rng.normal(size=(3, 7, 7, 6)), jnp.float32)
+    np.testing.assert_allclose(exported.call(a), _reference(a, w32, (1, 1), ((1, 1),) * 2, (1, 1), groups=6),
+                               rtol=1e-5, atol=1e-5)
+    empty = ops.conv2d(ms.Tensor(np.zeros((0, 6, 7, 7), np.float32)), ms.Tensor(w.astype(np.float32)), groups=6)
+    assert empty.shape == (0, 6, 5, 5)
+    xj, wj = jnp.transpose(jnp.asarray(x), (0, 2, 3, 1)), jnp.asarray(w)
+
+    def hess(conv):
+        return jax.hessian(lambda b: jnp.sum(jnp.sin(conv(xj, b))))(wj)
+
+    np.testing.assert_allclose(hess(lambda a, b: conv_depthwise(a, b, (1, 1), ((1, 1),) * 2, (1, 1))),
+                               hess(lambda a, b: _reference(a, b, (1, 1), ((1, 1),) * 2, (1, 1), groups=6)),
+                               rtol=1e-9, atol=1e-9)
 
 
 @pytest.mark.parametrize("case", NARROW_CASES)
@@ -185,6 +260,13 @@ def test_choice_of_formulation(monkeypatch):
     assert not gemm_suits((2, 4, 4, 4), (4, 2, 1, 1), (1, 1), one, (1, 1), 2, f32)              # grouped
     assert narrow_suits((16, 6, 5, 5), 1) and not narrow_suits((64, 16, 3, 3), 1)
     assert not narrow_suits((4, 2, 3, 3), 2)
+    monkeypatch.setattr(_nn_conv_depthwise, "default_platform", lambda: "cpu")
+    assert depthwise_suits((8, 112, 112, 96), (96, 1, 3, 3), 96)                              # MobileNetV2
+    assert depthwise_suits((8, 14, 14, 4), (8, 1, 3, 3), 4)                                   # two per channel
+    assert not depthwise_suits((8, 14, 14, 4), (4, 2, 3, 3), 2)                               # two per group
+    assert not depthwise_suits((8, 14, 14, 1), (4, 1, 3, 3), 1)                               # not grouped
+    monkeypatch.setattr(_nn_conv_depthwise, "default_platform", lambda: "gpu")
+    assert not depthwise_suits((8, 112, 112, 96), (96, 1, 3, 3), 96)                          # XLA:GPU's
     assert _blockable((32, 32, 32, 1), (6, 1, 5, 5), (1, 1), one, (1, 1))                  # LeNet conv1
     assert _blockable((32, 14, 14, 6), (16, 6, 5, 5), (1, 1), one, (1, 1))                 # LeNet conv2
     assert not _blockable((32, 224, 224, 3), (64, 3, 7, 7), (2, 2), ((3, 3),) * 2, (1, 1))  # strided along W
