@@ -10,8 +10,7 @@ from jax import lax
 
 import mindspore_hl as ms  # (x64 on, as in every use)
 from mindspore_hl import ops
-from mindspore_hl.ops import _nn_conv_gemm
-from mindspore_hl.ops import _nn_conv_depthwise
+from mindspore_hl.ops import _nn_conv_depthwise, _nn_conv_gemm
 from mindspore_hl.ops._nn_conv_depthwise import conv_depthwise, depthwise_suits
 from mindspore_hl.ops._nn_conv_gemm import _live, conv_gemm, gemm_suits
 from mindspore_hl.ops._nn_conv_narrow import _block, _blockable, conv_narrow, narrow_suits
