@@ -6,7 +6,9 @@ layers were most of that network's 1.7 s training step (``docs/performance.md``)
 kernel taps of a strided view of the padded input times that tap's per-channel weights, the forward is one fused
 element-wise loop; autodiff of it gives the input gradient as padded views added back into place (again one
 loop) and the weight gradient as per-tap reductions. No custom derivative is involved, so forward mode and
-higher derivatives work as for any other expression.
+higher derivatives work as for any other expression. The weights and the output pass through
+``_materialize.materialized``, so the loops that read them once per tap read buffers instead of recomputing
+their producers.
 
 The products are accumulated in float32 (or the input's wider type) and rounded once, as XLA's convolution does
 with bfloat16 operands.
@@ -49,8 +51,10 @@ def conv_depthwise(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequ
     n, h, wd, c = x.shape
     m, kh, kw = w.shape[0] // c, w.shape[2], w.shape[3]
     acc_dtype = jnp.promote_types(x.dtype, jnp.float32)
-    # (kH, kW, C, m): tap (i, j)'s weights for every input channel and multiplier
-    taps = jnp.transpose(w.reshape(c, m, kh, kw), (2, 3, 0, 1)).astype(acc_dtype)
+    # (kH, kW, C, m): tap (i, j)'s weights for every input channel and multiplier, in a buffer of their own:
+    # fused into the loops that read them, the weights' rounding to bfloat16 (O2) and this transpose were redone
+    # for every element and tap (MobileNetV2 step: bfloat16 358 -> 233 ms, float32 276 -> 258 ms).
+    taps = materialized(jnp.transpose(w.reshape(c, m, kh, kw), (2, 3, 0, 1)).astype(acc_dtype), w)
     xp = jnp.pad(x, ((0, 0), tuple(pads[0]), tuple(pads[1]), (0, 0))).astype(acc_dtype)
     ho = (h + pads[0][0] + pads[0][1] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
     wo = (wd + pads[1][0] + pads[1][1] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
