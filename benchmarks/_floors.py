@@ -20,6 +20,9 @@ from jax import lax
 
 LR, MOMENTUM = 0.01, 0.9
 RESNET50_STAGES = ((3, 256, 1), (4, 512, 2), (6, 1024, 2), (3, 2048, 2))  # (blocks, out channels, stride)
+# (expansion, out channels, blocks, first stride): ModelZoo's MobileNetV2 at width 1.0
+MOBILENETV2_STAGES = ((1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1), (6, 160, 3, 2),
+                      (6, 320, 1, 1))
 
 
 def ms_params(net: Any) -> dict[str, np.ndarray]:
@@ -217,6 +220,32 @@ def _torch_resnet50(nn: Any) -> Any:
     return nn.Sequential(*layers)
 
 
+def _torch_mobilenetv2(nn: Any) -> Any:
+    def conv_bn_relu6(cin: int, cout: int, k: int = 3, stride: int = 1, groups: int = 1) -> list[Any]:
+        return [nn.Conv2d(cin, cout, k, stride, (k - 1) // 2, groups=groups, bias=False), nn.BatchNorm2d(cout),
+                nn.ReLU6()]
+
+    class InvertedResidual(nn.Module):
+        def __init__(self, cin: int, cout: int, stride: int, expansion: int) -> None:
+            super().__init__()
+            hidden = cin * expansion
+            layers = conv_bn_relu6(cin, hidden, 1) if expansion != 1 else []
+            layers += conv_bn_relu6(hidden, hidden, 3, stride, groups=hidden)
+            self.body = nn.Sequential(*layers, nn.Conv2d(hidden, cout, 1, bias=False), nn.BatchNorm2d(cout))
+            self.residual = stride == 1 and cin == cout
+
+        def forward(self, x: Any) -> Any:
+            return x + self.body(x) if self.residual else self.body(x)
+
+    layers, cin = conv_bn_relu6(3, 32, 3, 2), 32
+    for expansion, cout, blocks, stride in MOBILENETV2_STAGES:
+        for b in range(blocks):
+            layers.append(InvertedResidual(cin, cout, stride if b == 0 else 1, expansion))
+            cin = cout
+    layers += conv_bn_relu6(cin, 1280, 1) + [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(1280, 10)]
+    return nn.Sequential(*layers)
+
+
 def _torch_mlp(nn: Any, depth: int, width: int) -> Any:
     layers = []
     for i in range(depth):
@@ -230,7 +259,7 @@ class TorchFloor:
     """PyTorch eager training (float32, default threads): forward, cross-entropy, backward, SGD momentum step.
 
     Args:
-        name: 'lenet5', 'resnet50' or 'mlp' (with depth/width).
+        name: 'lenet5', 'resnet50', 'mobilenetv2' or 'mlp' (with depth/width).
         autocast_bf16: run the forward and the loss under ``torch.autocast(device, dtype=torch.bfloat16)``,
             PyTorch's mixed precision (weights and the optimizer stay float32).
         device: 'cpu', or 'cuda' to train on the GPU as users do: batches stay in pinned host memory and each
@@ -249,6 +278,7 @@ class TorchFloor:
         self.memory_format = torch.channels_last if channels_last else torch.contiguous_format
         torch.manual_seed(0)
         self.net = {"lenet5": lambda: _torch_lenet(nn), "resnet50": lambda: _torch_resnet50(nn),
+                    "mobilenetv2": lambda: _torch_mobilenetv2(nn),
                     "mlp": lambda: _torch_mlp(nn, depth, width)}[name]().to(device, memory_format=self.memory_format)
         self.net.train()
         self.opt = torch.optim.SGD(self.net.parameters(), lr=LR, momentum=MOMENTUM)

@@ -1,13 +1,15 @@
-"""Training throughput of LeNet5 and ResNet50 through ``Model.train`` and ``TrainOneStepCell`` against floors.
+"""Training throughput of LeNet5, ResNet50 and MobileNetV2 through ``Model.train`` and ``TrainOneStepCell``
+against floors.
 
     python -m benchmarks.train_throughput [--cases lenet5-32 lenet5-256 resnet50-32 resnet50-224] [--rounds 5]
 
-Cases: LeNet5 (1x32x32) at batch 32 and 256; ModelZoo ResNet50 (10 classes) on CIFAR-sized 3x32x32 at batch 32
-and ImageNet-sized 3x224x224 at batch 8; on a GPU (JAX's default device), ResNet50 224x224 at batch 256, against
-PyTorch on the same GPU (batches copied from pinned host memory each step, as a DataLoader feeds them; no
-one-thread or own-process PyTorch there; ``torch_cl``/``torch_bf16_cl`` in channels_last format). Every case
-trains with SoftmaxCrossEntropyWithLogits(sparse, mean) and Momentum(0.01, 0.9) on in-memory random batches (the
-data pipeline is ``benchmarks.dataset_pipeline``'s job):
+Cases: LeNet5 (1x32x32) at batch 32 and 256; ModelZoo ResNet50 (10 classes) on CIFAR-sized 3x32x32 at batch 32 and
+ImageNet-sized 3x224x224 at batch 8; ModelZoo MobileNetV2 (width 1.0, 10 classes) on 3x224x224 at batch 8 (its
+depthwise convolutions; no hand-written JAX floor); on a GPU (JAX's default device), ResNet50 224x224 at batch
+256, against PyTorch on the same GPU (batches copied from pinned host memory each step, as a DataLoader feeds
+them; no one-thread or own-process PyTorch there; ``torch_cl``/``torch_bf16_cl`` in channels_last format). Every
+case trains with SoftmaxCrossEntropyWithLogits(sparse, mean) and Momentum(0.01, 0.9) on in-memory random batches
+(the data pipeline is ``benchmarks.dataset_pipeline``'s job):
 
 * ``model``: ``Model.train(1, batches)`` in GRAPH_MODE (one epoch = one timed round; NumPy batches, as a dataset
   iterator with ``output_numpy=True`` gives them); ``model_sink``: the same with ``dataset_sink_mode=True``;
@@ -55,6 +57,7 @@ CASES = {  # name: (network, batch, input shape, steps per round)
     "lenet5-256": ("lenet5", 256, (1, 32, 32), 20),
     "resnet50-32": ("resnet50", 32, (3, 32, 32), 4),
     "resnet50-224": ("resnet50", 8, (3, 224, 224), 2),
+    "mobilenetv2-224": ("mobilenetv2", 8, (3, 224, 224), 4),
 }
 GPU_CASES = {  # run when JAX's default device is a GPU (the default there)
     "resnet50-224-b256": ("resnet50", 256, (3, 224, 224), 8),
@@ -73,6 +76,9 @@ def ms_network(name: str, amp_dtype: Any = None) -> tuple[Any, Any, Any]:
     if name == "lenet5":
         from model_zoo.lenet.src.lenet import LeNet5
         net = LeNet5(10)
+    elif name == "mobilenetv2":
+        from model_zoo.mobilenetv2.src import MobileNetV2Backbone, MobileNetV2Head, mobilenet_v2
+        net = mobilenet_v2(MobileNetV2Backbone(), MobileNetV2Head(num_classes=10))
     else:
         from model_zoo.resnet.src.resnet import resnet50
         net = resnet50(10)
@@ -259,6 +265,8 @@ def run_case(case: str, rounds: int, steps: int | None = None, configs: list[str
     wanted = configs or ["model", "model_sink", "train_one_step", "jax_floor", "torch"]
     if "torch" in wanted and not _floors.torch_available():
         wanted = [c for c in wanted if c != "torch"]
+    if net_name not in _floors.JAX_NETS:  # (MobileNetV2 has no hand-written floor)
+        wanted = [c for c in wanted if not c.startswith("jax_floor")]
     built: dict[str, _Config] = {}
     shown: set[str] = set()
     make = lambda: ms_network(net_name)  # noqa: E731
