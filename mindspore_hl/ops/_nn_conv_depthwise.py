@@ -3,7 +3,8 @@
 XLA:CPU runs a grouped convolution with one channel per group at well under 1 GFLOP/s: MobileNetV2's stride-2
 3x3 depthwise layer on a 112x112x96 map (batch 8, 43 MFLOP) took 94 ms forward on two cores, and the depthwise
 layers were most of that network's 1.7 s training step (``docs/performance.md``). Written as the sum over the
-kernel taps of a strided view of the padded input times that tap's per-channel weights, the forward is one fused
+kernel taps of a strided view of the padded input times that tap's per-channel weights (the views of the matrix
+product form's patches, ``_nn_conv_gemm._taps``, taps reading padding only left out), the forward is one fused
 element-wise loop; autodiff of it gives the input gradient as padded views added back into place (again one
 loop) and the weight gradient as per-tap reductions. No custom derivative is involved, so forward mode and
 higher derivatives work as for any other expression. The weights and the output pass through
@@ -20,11 +21,10 @@ from typing import Sequence
 
 import jax
 import jax.numpy as jnp
-from jax import lax
 
 from ..common._device_arrays import default_platform
 from ._materialize import materialized
-from ._nn_conv_gemm import _out_size
+from ._nn_conv_gemm import _live_taps, _taps
 
 __all__ = ["depthwise_suits", "conv_depthwise"]
 
@@ -42,6 +42,7 @@ def conv_depthwise(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequ
     convolution with ``groups = C``.
 
     >>> import numpy as np
+    >>> from jax import lax
     >>> x = jnp.arange(2 * 4 * 4 * 3, dtype=jnp.float32).reshape(2, 4, 4, 3)
     >>> w = jnp.ones((6, 1, 3, 3), jnp.float32)
     >>> ref = lax.conv_general_dilated(x, jnp.transpose(w, (2, 3, 1, 0)), (1, 1), ((1, 1), (1, 1)),
@@ -49,25 +50,21 @@ def conv_depthwise(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequ
     >>> bool(np.allclose(conv_depthwise(x, w, (1, 1), ((1, 1), (1, 1)), (1, 1)), ref))
     True
     """
-    n, h, wd, c = x.shape
+    c = x.shape[-1]
     m, kh, kw = w.shape[0] // c, w.shape[2], w.shape[3]
     acc_dtype = jnp.promote_types(x.dtype, jnp.float32)
     # (kH, kW, C, m): tap (i, j)'s weights for every input channel and multiplier, in a buffer of their own:
     # fused into the loops that read them, the weights' rounding to bfloat16 (O2) and this transpose were redone
     # for every element and tap (MobileNetV2 step: bfloat16 358 -> 233 ms, float32 276 -> 258 ms).
     taps = materialized(jnp.transpose(w.reshape(c, m, kh, kw), (2, 3, 0, 1)).astype(acc_dtype), w)
-    xp = jnp.pad(x, ((0, 0), tuple(pads[0]), tuple(pads[1]), (0, 0))).astype(acc_dtype)
-    ho, wo = _out_size(h, kh, stride[0], dilation[0], pads[0]), _out_size(wd, kw, stride[1], dilation[1], pads[1])
+    rows, cols = _live_taps(x.shape, w.shape, stride, pads, dilation)
+    views = _taps(x.astype(acc_dtype), w.shape, stride, pads, dilation)
     out = None
-    for i in range(kh):
-        for j in range(kw):
-            top, left = i * dilation[0], j * dilation[1]
-            view = lax.slice(xp, (0, top, left, 0), (n, top + (ho - 1) * stride[0] + 1,
-                                                     left + (wo - 1) * stride[1] + 1, c), (1, stride[0], stride[1], 1))
-            term = view[..., None] * taps[i, j]
-            out = term if out is None else out + term
+    for view, (i, j) in zip(views, [(i, j) for i in rows for j in cols]):
+        term = view[..., None] * taps[i, j]
+        out = term if out is None else out + term
     assert out is not None
     # The input gradient reads the output's cotangent once per tap; computed in place, the layers behind it
     # (BatchNorm's backward, the activation's, and this convolution's forward again for BatchNorm) ran nine times
     # per element.
-    return materialized(out.reshape(n, ho, wo, c * m).astype(x.dtype), x)
+    return materialized(out.reshape(*out.shape[:3], c * m).astype(x.dtype), x)

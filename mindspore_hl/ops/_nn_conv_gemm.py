@@ -89,8 +89,8 @@ def _live_taps(x_shape, w_shape, stride, pads, dilation):
 
 def _taps(x, w_shape, stride, pads, dilation):
     """The live kernel taps' strided views of the padded input, each (N, H_out, W_out, C_in), in (kh, kw) order."""
-    ci, kh, kw = w_shape[1:]
-    n, h, wd, _ = x.shape
+    kh, kw = w_shape[2:]
+    n, h, wd, ci = x.shape
     ho = _out_size(h, kh, stride[0], dilation[0], pads[0])
     wo = _out_size(wd, kw, stride[1], dilation[1], pads[1])
     rows, cols = _live_taps(x.shape, w_shape, stride, pads, dilation)
