@@ -125,12 +125,13 @@ def _op_tables(trace, analyses, windows, side):
         if in_window and not any(s < run["end"] <= e for s, e in in_window):
             continue
         a = _match_analysis(run, analyses)
+        names = {id(o): (_instruction(o, a) if a else None) or o["op"] for o in run["ops"]}
         if a is not None:   # a while loop's span holds its body's ops: count those, not the loop as well
             run = dict(run, ops=[o for o in run["ops"]
-                                 if a["instructions"].get(_instruction(o, a), ("",))[0] not in CONTAINERS])
+                                 if a["instructions"].get(names[id(o)], ("",))[0] not in CONTAINERS])
         wall = _wall_times(run)
         for op in run["ops"]:
-            name = (_instruction(op, a) if a else None) or op["op"]
+            name = names[id(op)]
             opcode, meta = a["instructions"].get(name, ("", "")) if a else ("", "")
             prim = meta.rsplit("/", 1)[-1] if meta else (opcode or name.split(".")[0])
             cell, backward = cell_of(meta) if meta else ("", False)
