@@ -4,12 +4,18 @@ XLA:CPU runs a grouped convolution with one channel per group at well under 1 GF
 3x3 depthwise layer on a 112x112x96 map (batch 8, 43 MFLOP) took 94 ms forward on two cores, and the depthwise
 layers were most of that network's 1.7 s training step (``docs/performance.md``). Written as the sum over the
 kernel taps of a strided view of the padded input times that tap's per-channel weights (the views of the matrix
-product form's patches, ``_nn_conv_gemm._taps``, taps reading padding only left out), the forward is one fused
-element-wise loop; autodiff of it gives the input gradient as padded views added back into place (again one
-loop) and the weight gradient as per-tap reductions. No custom derivative is involved, so forward mode and
-higher derivatives work as for any other expression. The weights and the output pass through
-``_materialize.materialized``, so the loops that read them once per tap read buffers instead of recomputing
-their producers.
+product form's patches, ``_nn_conv_gemm``, taps reading padding only left out), the forward is one fused
+element-wise loop, and so is the input gradient (the views' cotangents padded back into place and added).
+
+The weight gradient, one sum over the batch and the map per tap and channel, is where plain autodiff falls
+short: it gives one reduction per tap, each reading a copy of its view and the whole output cotangent (MobileNetV2's
+step spent 121 of 267 ms in them). So the sum of products is a primitive, ``depthwise_tap_products``, bilinear in
+the padded input and the taps' weights, whose transpose in the weights is its twin ``depthwise_tap_sums``: all the
+taps' sums in one pass per image (a variadic reduction that reads the cotangent once and slices the input in
+place), then a sum over the images. Each transposes into the other, and in the input both transpose as plain
+autodiff of their reference forms does, so forward mode, higher derivatives and ``vmap`` work as for any other
+expression. The weights and the output pass through ``_materialize.materialized``, so the loops that read them
+once per tap read buffers instead of recomputing their producers.
 
 The products are accumulated in float32 (or the input's wider type) and rounded once, as XLA's convolution does
 with bfloat16 operands.
@@ -17,14 +23,18 @@ with bfloat16 operands.
 
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 import jax
 import jax.numpy as jnp
+from jax import lax
+from jax.extend.core import Primitive
+from jax.interpreters import ad, batching, mlir
 
 from ..common._device_arrays import default_platform
 from ._materialize import materialized
-from ._nn_conv_gemm import _live_taps, _taps
+from ._nn_conv_gemm import _live_taps, _out_hw, _padded, _strided_views, _tap_offsets
 
 __all__ = ["depthwise_suits", "conv_depthwise"]
 
@@ -53,18 +63,74 @@ def conv_depthwise(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequ
     c = x.shape[-1]
     m, kh, kw = w.shape[0] // c, w.shape[2], w.shape[3]
     acc_dtype = jnp.promote_types(x.dtype, jnp.float32)
-    # (kH, kW, C, m): tap (i, j)'s weights for every input channel and multiplier, in a buffer of their own:
+    rows, cols = _live_taps(x.shape, w.shape, stride, pads, dilation)
+    # (taps, C, m): each live tap's weights for every input channel and multiplier, in a buffer of their own:
     # fused into the loops that read them, the weights' rounding to bfloat16 (O2) and this transpose were redone
     # for every element and tap (MobileNetV2 step: bfloat16 358 -> 233 ms, float32 276 -> 258 ms).
-    taps = materialized(jnp.transpose(w.reshape(c, m, kh, kw), (2, 3, 0, 1)).astype(acc_dtype), w)
-    rows, cols = _live_taps(x.shape, w.shape, stride, pads, dilation)
-    views = _taps(x.astype(acc_dtype), w.shape, stride, pads, dilation)
-    out = None
-    for view, (i, j) in zip(views, [(i, j) for i in rows for j in cols]):
-        term = view[..., None] * taps[i, j]
-        out = term if out is None else out + term
-    assert out is not None
+    w_taps = jnp.transpose(w.reshape(c, m, kh, kw), (2, 3, 0, 1))
+    taps = materialized(jnp.stack([w_taps[i, j] for i in rows for j in cols]).astype(acc_dtype), w)
+    out = tap_products_p.bind(_padded(x.astype(acc_dtype), pads), taps,
+                              offsets=_tap_offsets(x.shape, w.shape, stride, pads, dilation),
+                              out_hw=_out_hw(x.shape, w.shape, stride, pads, dilation), stride=tuple(stride))
     # The input gradient reads the output's cotangent once per tap; computed in place, the layers behind it
     # (BatchNorm's backward, the activation's, and this convolution's forward again for BatchNorm) ran nine times
     # per element.
     return materialized(out.reshape(*out.shape[:3], c * m).astype(x.dtype), x)
+
+
+def _tap_products(xp, taps, *, offsets, out_hw, stride):
+    """(N, H_out, W_out, C, m): the sum over the taps of each tap's view of ``xp`` times its (C, m) weights."""
+    out = None
+    for view, tap in zip(_strided_views(xp, offsets, out_hw, stride), taps):
+        term = view[..., None] * tap
+        out = term if out is None else out + term
+    return out
+
+
+def _tap_sums(xp, g, *, offsets, out_hw, stride):
+    """(taps, C, m): for each tap, the sum over images and positions of its view of ``xp`` times ``g``."""
+    return jnp.stack([jnp.sum(view[..., None] * g, axis=(0, 1, 2))
+                      for view in _strided_views(xp, offsets, out_hw, stride)])
+
+
+def _tap_sums_per_image(xp, g, *, offsets, out_hw, stride):
+    """``_tap_sums`` as XLA:CPU computes it fast: one variadic reduction over each image's positions (every tap's
+    products in one loop that reads ``g`` once and slices ``xp`` in place), then a sum over the images. One
+    reduction per tap read a copied view and ``g`` each (MobileNetV2's 56x56x144 layer: 9.8 -> 2.6 ms alone)."""
+    products = [view[..., None] * g for view in _strided_views(xp, offsets, out_hw, stride)]
+    zeros = [jnp.zeros((), g.dtype)] * len(products)
+    per_image = lax.reduce(products, zeros, lambda a, b: [u + v for u, v in zip(a, b)], (1, 2))
+    return jnp.sum(jnp.stack(per_image), axis=1)
+
+
+def _transposed_in_input(reference):
+    """The transpose in the padded input of a primitive bilinear in (input, other): autodiff's, of ``reference``."""
+    def rule(ct, xp, other, **params):
+        shape = jax.ShapeDtypeStruct(xp.aval.shape, xp.aval.dtype)
+        return jax.linear_transpose(lambda v: reference(v, other, **params), shape)(ct)[0]
+    return rule
+
+
+def _vmapped(reference):
+    """A batching rule that maps ``reference`` (the batch is rare here: per-example gradients)."""
+    def rule(args, dims, **params):
+        return jax.vmap(functools.partial(reference, **params), in_axes=tuple(dims))(*args), 0
+    return rule
+
+
+tap_products_p = Primitive("depthwise_tap_products")
+tap_sums_p = Primitive("depthwise_tap_sums")
+tap_products_p.def_impl(_tap_products)
+tap_sums_p.def_impl(_tap_sums_per_image)
+tap_products_p.def_abstract_eval(lambda xp, taps, *, offsets, out_hw, stride: xp.update(
+    shape=(xp.shape[0], *out_hw, *taps.shape[1:]), dtype=jnp.promote_types(xp.dtype, taps.dtype)))
+tap_sums_p.def_abstract_eval(lambda xp, g, *, offsets, out_hw, stride: xp.update(
+    shape=(len(offsets), *g.shape[3:]), dtype=jnp.promote_types(xp.dtype, g.dtype)))
+mlir.register_lowering(tap_products_p, mlir.lower_fun(_tap_products, multiple_results=False))
+mlir.register_lowering(tap_sums_p, mlir.lower_fun(_tap_sums_per_image, multiple_results=False))
+ad.defbilinear(tap_products_p, _transposed_in_input(_tap_products),
+               lambda ct, xp, taps, **params: tap_sums_p.bind(xp, ct, **params))
+ad.defbilinear(tap_sums_p, _transposed_in_input(_tap_sums),
+               lambda ct, xp, g, **params: tap_products_p.bind(xp, ct, **params))
+batching.primitive_batchers[tap_products_p] = _vmapped(_tap_products)
+batching.primitive_batchers[tap_sums_p] = _vmapped(_tap_sums)

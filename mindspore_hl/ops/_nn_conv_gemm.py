@@ -59,8 +59,7 @@ def gemm_suits(x_shape: tuple[int, ...], w_shape: tuple[int, ...], stride: Seque
     _, ci, kh, kw = w_shape
     if kh == kw == 1:
         return True
-    ho = _out_size(x_shape[1], kh, stride[0], dilation[0], pads[0])
-    wo = _out_size(x_shape[2], kw, stride[1], dilation[1], pads[1])
+    ho, wo = _out_hw(x_shape, w_shape, stride, pads, dilation)
     if jnp.dtype(dtype) == jnp.bfloat16 and ci >= 16 and ho * wo <= 28 * 28:
         return True
     return ho * wo <= 16 or (ho * wo <= 64 and ci >= 256)
@@ -87,23 +86,36 @@ def _live_taps(x_shape, w_shape, stride, pads, dilation):
     return rows, cols
 
 
+def _tap_offsets(x_shape, w_shape, stride, pads, dilation):
+    """The live kernel taps' (row, column) offsets into the padded input, in (kh, kw) order."""
+    rows, cols = _live_taps(x_shape, w_shape, stride, pads, dilation)
+    return tuple((i * dilation[0], j * dilation[1]) for i in rows for j in cols)
+
+
+def _out_hw(x_shape, w_shape, stride, pads, dilation):
+    """The output's (height, width) for an NHWC input shape and an OIHW weight shape."""
+    return tuple(_out_size(x_shape[1 + a], w_shape[2 + a], stride[a], dilation[a], pads[a]) for a in range(2))
+
+
+def _padded(x, pads):
+    """NHWC ``x`` with its spatial padding ((top, bottom), (left, right)) added."""
+    if any(p for pair in pads for p in pair):
+        return jnp.pad(x, ((0, 0), tuple(pads[0]), tuple(pads[1]), (0, 0)))
+    return x
+
+
+def _strided_views(xp, offsets, out_hw, stride):
+    """The views of padded NHWC ``xp`` each (N, H_out, W_out, C) output position reads at each offset."""
+    n, ci = xp.shape[0], xp.shape[-1]
+    (ho, wo), (sh, sw) = out_hw, stride
+    return [lax.slice(xp, (0, top, left, 0), (n, top + (ho - 1) * sh + 1, left + (wo - 1) * sw + 1, ci), (1, sh, sw, 1))
+            for top, left in offsets]
+
+
 def _taps(x, w_shape, stride, pads, dilation):
     """The live kernel taps' strided views of the padded input, each (N, H_out, W_out, C_in), in (kh, kw) order."""
-    kh, kw = w_shape[2:]
-    n, h, wd, ci = x.shape
-    ho = _out_size(h, kh, stride[0], dilation[0], pads[0])
-    wo = _out_size(wd, kw, stride[1], dilation[1], pads[1])
-    rows, cols = _live_taps(x.shape, w_shape, stride, pads, dilation)
-    if any(p for pair in pads for p in pair):
-        x = jnp.pad(x, ((0, 0), tuple(pads[0]), tuple(pads[1]), (0, 0)))
-    taps = []
-    for i in rows:
-        for j in cols:
-            top, left = i * dilation[0], j * dilation[1]
-            taps.append(lax.slice(x, (0, top, left, 0),
-                                  (n, top + (ho - 1) * stride[0] + 1, left + (wo - 1) * stride[1] + 1, ci),
-                                  (1, stride[0], stride[1], 1)))
-    return taps
+    return _strided_views(_padded(x, pads), _tap_offsets(x.shape, w_shape, stride, pads, dilation),
+                          _out_hw(x.shape, w_shape, stride, pads, dilation), stride)
 
 
 def _patches(x, w_shape, stride, pads, dilation, stacked):
@@ -158,8 +170,7 @@ def conv_gemm(x: jax.Array, w: jax.Array, stride: Sequence[int], pads: Sequence[
     """
     co, ci, kh, kw = w.shape
     n = x.shape[0]
-    ho = _out_size(x.shape[1], kh, stride[0], dilation[0], pads[0])
-    wo = _out_size(x.shape[2], kw, stride[1], dilation[1], pads[1])
+    ho, wo = _out_hw(x.shape, w.shape, stride, pads, dilation)
     stacked = isinstance(n * ho * wo, int) and n * ho * wo <= co  # (a symbolic batch size: exported graphs)
     geometry = (tuple(w.shape), tuple(stride), tuple(tuple(p) for p in pads), tuple(dilation), stacked)
     rows, cols = _live_taps(x.shape, w.shape, stride, pads, dilation)

@@ -128,6 +128,10 @@ def _eqn_flops(eqn):
         rhs = eqn.invars[1].aval
         out_feat = eqn.params["dimension_numbers"].rhs_spec[0]
         return 2 * _size(eqn.outvars[0].aval) * (_size(rhs) // max(rhs.shape[out_feat], 1))
+    if name == "depthwise_tap_products":  # (a multiply-add per tap and output element)
+        return 2 * _size(eqn.outvars[0].aval) * eqn.invars[1].aval.shape[0]
+    if name == "depthwise_tap_sums":  # (a multiply-add per tap and cotangent element)
+        return 2 * _size(eqn.invars[1].aval) * eqn.outvars[0].aval.shape[0]
     if name.startswith(("reduce_", "argmax", "argmin", "cumsum")):
         return _size(eqn.invars[0].aval)
     if name in ("reshape", "broadcast_in_dim", "transpose", "squeeze", "expand_dims", "convert_element_type",

@@ -145,6 +145,46 @@ def test_depthwise_through_conv2d_and_its_second_derivative():
                                rtol=1e-9, atol=1e-9)
 
 
+def _depthwise_pair(case):
+    """(the depthwise form, XLA's grouped convolution) as functions of (x, w), and an x and w for ``case``."""
+    n, h, wd, c, m, k, stride, pads, dilation = case
+    rng = np.random.default_rng(4)
+    x, w = jnp.asarray(rng.normal(size=(n, h, wd, c))), jnp.asarray(rng.normal(size=(c * m, 1) + k))
+    return (lambda a, b: conv_depthwise(a, b, stride, pads, dilation),
+            lambda a, b: _reference(a, b, stride, pads, dilation, groups=c), x, w)
+
+
+@pytest.mark.parametrize("case", DEPTHWISE_CASES[1:4])
+def test_depthwise_weight_gradient_is_one_pass_and_differentiable_in_the_input(case):
+    """The weight gradient is all the taps' sums in one reduction per image (not one reduction per tap), and its
+    derivative in the input (a gradient penalty's) is XLA's."""
+    conv, ref, x, w = _depthwise_pair(case)
+    weight_grad = jax.jit(jax.grad(lambda b: jnp.sum(jnp.sin(conv(x, b)))))
+    assert "depthwise_tap_sums" in str(jax.make_jaxpr(weight_grad)(w))
+    assert weight_grad.lower(w).compile().as_text().count(" reduce(") <= 2  # (per image, then over the images)
+
+    def penalty(f):
+        return jax.jit(jax.grad(lambda a: jnp.sum(jax.grad(lambda b: jnp.sum(jnp.sin(f(a, b))))(w) ** 2)))(x)
+
+    np.testing.assert_allclose(penalty(conv), penalty(ref), rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("case", DEPTHWISE_CASES[1:4])
+def test_depthwise_maps_over_examples_and_over_filters(case):
+    """``vmap`` of the depthwise form: per-example weight gradients (the batch mapped over the input) and a stack
+    of filters mapped over the weight equal XLA's."""
+    conv, ref, x, w = _depthwise_pair(case)
+
+    def per_example(f):
+        grad = jax.grad(lambda a, b: jnp.sum(jnp.sin(f(a[None], b))), argnums=1)
+        return jax.jit(jax.vmap(grad, in_axes=(0, None)))(x, w)
+
+    np.testing.assert_allclose(per_example(conv), per_example(ref), rtol=1e-9, atol=1e-9)
+    filters = jnp.stack([w, 2 * w, -w])
+    np.testing.assert_allclose(jax.jit(jax.vmap(conv, in_axes=(None, 0)))(x, filters),
+                               jax.jit(jax.vmap(ref, in_axes=(None, 0)))(x, filters), rtol=1e-9, atol=1e-9)
+
+
 @pytest.mark.parametrize("case", NARROW_CASES)
 def test_narrow_bfloat16_gradients_are_the_float32_gradients_to_bfloat16_precision(case):
     # Reverse mode transposes conv_narrow's tangent rule, so its matrix-product terms must be transposable in
