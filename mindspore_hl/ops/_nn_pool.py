@@ -20,6 +20,7 @@ from ..common.tensor import Tensor
 from ._core import check, op
 from ._materialize import materialized
 from ._nn_conv import explicit_pads, pair, pool_out_size, same_pads, to_nchw, to_nhwc
+from ._nn_conv_gemm import _strided_views
 
 __all__ = ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]
 
@@ -61,10 +62,8 @@ def _lowest(dtype):
 
 def _window_taps(xp, kernel, stride, dilation, outs):
     """The kernel taps' strided views of the (padded) input, each shaped like the pooled output."""
-    n, _, _, c = xp.shape
-    (oh, ow), (kh, kw), (sh, sw), (dh, dw) = outs, kernel, stride, dilation
-    return [lax.slice(xp, (0, i * dh, j * dw, 0), (n, i * dh + (oh - 1) * sh + 1, j * dw + (ow - 1) * sw + 1, c),
-                      (1, sh, sw, 1)) for i in range(kh) for j in range(kw)]
+    (kh, kw), (dh, dw) = kernel, dilation
+    return _strided_views(xp, [(i * dh, j * dw) for i in range(kh) for j in range(kw)], outs, stride)
 
 
 def _index_dtype(taps):
