@@ -17,6 +17,7 @@ import mindspore_hl as ms
 from mindspore_hl import nn
 from mindspore_hl.callbacks._callback import CallbackManager
 from mindspore_hl.model._data import DataSource
+from mindspore_hl.ops._nn_conv_depthwise import conv_depthwise
 from mindspore_hl.profiler import (
     ExportType,
     Profiler,
@@ -134,11 +135,9 @@ ENTRY %main {
     assert _hlo.cell_of(ops["convolution.3"][1]) == ("net.bn2", True)
 
 
-
 def test_depthwise_convolution_flops_are_a_multiply_add_per_tap():
     """The depthwise form's primitives count as the grouped convolution they compute: 2 FLOPs per tap and output
     element forward, the same again per tap and cotangent element for the weight gradient."""
-    from mindspore_hl.ops._nn_conv_depthwise import conv_depthwise
     x, w = jnp.ones((2, 8, 8, 4)), jnp.ones((4, 1, 3, 3))
     conv = lambda a, b: conv_depthwise(a, b, (1, 1), ((1, 1), (1, 1)), (1, 1))  # noqa: E731
     out = 2 * 8 * 8 * 4
@@ -146,6 +145,8 @@ def test_depthwise_convolution_flops_are_a_multiply_add_per_tap():
     assert sum(_hlo.jaxpr_flops(jax.make_jaxpr(conv)(x, w)).values()) == pytest.approx(2 * 9 * out, rel=0.01)
     weight_grad = jax.make_jaxpr(jax.grad(lambda b: jnp.sum(conv(x, b))))(w)  # (the forward, then the sums)
     assert sum(_hlo.jaxpr_flops(weight_grad).values()) == pytest.approx(2 * 2 * 9 * out, rel=0.06)
+
+
 def test_files_as_mindspore_and_tensorboard_write_them(lenet_profile):
     prof, _, _ = lenet_profile
     folder = pathlib.Path(prof.last_session)
