@@ -88,6 +88,8 @@ DEPTHWISE_CASES = [  # (N, H, W, C, channel multiplier, (kh, kw), stride, pads, 
     (1, 11, 12, 2, 3, (5, 3), (1, 2), ((2, 1), (0, 3)), (2, 1)),    # dilation, uneven pads, a rectangular kernel
     (2, 2, 2, 5, 1, (3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1)),      # a map smaller than the kernel
     (2, 6, 5, 3, 1, (1, 1), (2, 2), ((0, 0), (0, 0)), (1, 1)),      # a 1x1 kernel
+    (1, 11, 12, 2, 2, (5, 3), (1, 1), ((2, 1), (0, 3)), (2, 1)),    # stride 1: dilation, uneven pads, two filters
+    (2, 1, 1, 3, 1, (3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1)),      # stride 1, a 1x1 map: the centre tap alone
 ]
 
 
@@ -167,6 +169,16 @@ def test_depthwise_weight_gradient_is_one_pass_and_differentiable_in_the_input(c
         return jax.jit(jax.grad(lambda a: jnp.sum(jax.grad(lambda b: jnp.sum(jnp.sin(f(a, b))))(w) ** 2)))(x)
 
     np.testing.assert_allclose(penalty(conv), penalty(ref), rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("case", [DEPTHWISE_CASES[0], DEPTHWISE_CASES[6]])
+def test_depthwise_input_gradient_at_stride_1_pads_the_cotangent_once(case):
+    """At stride 1 the input gradient is a sum of shifted views of the output cotangent, padded once, not one
+    padded term per tap; its values are checked against XLA's with the other cases."""
+    conv, _, x, w = _depthwise_pair(case)
+    y, pullback = jax.vjp(lambda a: conv(a, w), x)
+    # (the other pad is the forward padding's transpose, a pad by negative amounts)
+    assert str(jax.make_jaxpr(pullback)(y)).count(" pad[") == 2
 
 
 @pytest.mark.parametrize("case", DEPTHWISE_CASES[1:4])
