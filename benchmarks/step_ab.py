@@ -15,7 +15,7 @@ the caches instead makes every earlier ``jax.jit`` retrace with the *last* setti
 way all variants run the same program and the A/B reads as "no difference" (docs/performance.md, "How to measure a
 change").
 
-``--xla-option NAME`` compiles the one traced step once per value with that compiler option added to the engine's
+``--xla-option NAME`` compiles the same traced step once per value, with that compiler option added to the engine's
 (``default``: the engine's options alone; ``true``/``false`` are booleans, digits integers), so flags that
 ``XLA_FLAGS`` would set for a whole process compare in one. ``--separator`` splits ``--values`` where a value holds
 commas (YNNPACK's fusion types).
